@@ -1,0 +1,177 @@
+"""``GameConfig``: the frozen game parameters and everything derived from them (the "Game").
+
+Parameters are declared once in ``DEFAULT_PARAMS``; an unknown name or a bad value raises a
+``ValueError`` that says what is valid.  ``str(config)`` gives the game string, e.g.
+``aoi(players=3,ruleset=v1.0)`` (only non-default values), which ``GameConfig.parse`` reads back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from aoi_env.core.board import Geometry, geometry
+from aoi_env.data import GameData, load
+from aoi_env.data.enums import Faction, Terrain
+
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 4,  # seats at the table, 2-5 (R5)
+    "ruleset": "v1.2",  # "v1.0" = first-edition faction numbers (R145, OP-13..OP-15)
+    "map": "auto",  # board side: "auto" (2 players: 1-3, else 3-5), "3-5" or "1-3" (R5)
+    "distribution": "standard",  # "standard" sets (R15) or "draft" (R16); ignored when factions/boards are fixed
+    "factions": (),  # fixed faction per seat (names), empty = from the distribution
+    "boards": (),  # fixed planning board (terrain) per seat, empty = from the distribution
+    "setup_choices": "players",  # "players" decide setup choices, or "random": the engine picks them
+    "skip_forced": True,  # apply a decision with exactly one legal move automatically
+    "area_tokens": (12, 13, 14, 15),  # 2-player neutral area token values (OP-11, unverified)
+}
+
+_CHOICES = {
+    "ruleset": ("v1.2", "v1.0"),
+    "map": ("auto", "3-5", "1-3"),
+    "distribution": ("standard", "draft"),
+    "setup_choices": ("players", "random"),
+}
+FACTION_NAMES = tuple(f.name.lower() for f in Faction)
+TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain)[:7]
+
+
+def _as_names(name: str, value: Any, valid: tuple[str, ...], players: int) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = tuple(v for v in value.replace("+", ",").split(",") if v) if value else ()
+    value = tuple(str(v).strip().lower() for v in value)
+    for v in value:
+        if v not in valid:
+            raise ValueError(f"unknown {name[:-1]} {v!r}; valid: {', '.join(valid)}")
+    if value and len(value) != players:
+        raise ValueError(f"{name} must name one per player: got {len(value)} for {players} players")
+    if len(set(value)) != len(value):
+        dup = sorted({v for v in value if value.count(v) > 1})
+        raise ValueError(f"duplicate {name}: {', '.join(dup)}")
+    return value
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Frozen parameters of one game (OpenSpiel's Game role)."""
+
+    players: int = DEFAULT_PARAMS["players"]
+    ruleset: str = DEFAULT_PARAMS["ruleset"]
+    map: str = DEFAULT_PARAMS["map"]
+    distribution: str = DEFAULT_PARAMS["distribution"]
+    factions: tuple[str, ...] = DEFAULT_PARAMS["factions"]
+    boards: tuple[str, ...] = DEFAULT_PARAMS["boards"]
+    setup_choices: str = DEFAULT_PARAMS["setup_choices"]
+    skip_forced: bool = DEFAULT_PARAMS["skip_forced"]
+    area_tokens: tuple[int, ...] = DEFAULT_PARAMS["area_tokens"]
+
+    def __post_init__(self) -> None:
+        players = self.players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be an integer 2..5, got {players!r}")
+        if not 2 <= players <= 5:
+            raise ValueError(f"players must be 2..5, got {players}")
+        for key, valid in _CHOICES.items():
+            if getattr(self, key) not in valid:
+                raise ValueError(f"{key} must be one of {', '.join(valid)}; got {getattr(self, key)!r}")
+        object.__setattr__(self, "factions", _as_names("factions", self.factions, FACTION_NAMES, players))
+        object.__setattr__(self, "boards", _as_names("boards", self.boards, TERRAIN_NAMES, players))
+        if not isinstance(self.skip_forced, bool):
+            raise ValueError(f"skip_forced must be true or false, got {self.skip_forced!r}")
+        tokens = self.area_tokens
+        if isinstance(tokens, str):
+            tokens = tuple(int(t) for t in tokens.replace("+", ",").split(",") if t)
+        tokens = tuple(int(t) for t in tokens)
+        if not tokens or any(t < 0 for t in tokens):
+            raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}")
+        object.__setattr__(self, "area_tokens", tokens)
+        if players == 2 and self.map == "3-5":
+            raise ValueError("a 2-player game uses the 1-3 board side (R5, R24)")
+        if players >= 4 and self.map == "1-3":
+            raise ValueError(f"the 1-3 board side is for 1-3 players, not {players} (R5)")
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any] | None = None, **kwargs: Any) -> GameConfig:
+        """Build from a dict of parameters; unknown names are rejected with the valid list."""
+        merged = dict(params or {})
+        merged.update(kwargs)
+        unknown = sorted(set(merged) - set(DEFAULT_PARAMS))
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]!r}; valid: {', '.join(DEFAULT_PARAMS)}")
+        return cls(**merged)
+
+    @classmethod
+    def parse(cls, text: str) -> GameConfig:
+        """Read a game string such as ``aoi(players=3,ruleset=v1.0)``."""
+        t = text.strip()
+        if not (t.startswith("aoi(") and t.endswith(")")):
+            raise ValueError(f"bad game string {text!r}: expected aoi(name=value,...)")
+        body = t[4:-1]
+        params: dict[str, Any] = {}
+        for item in filter(None, body.split(",")):
+            if "=" not in item:
+                raise ValueError(f"bad game string {text!r}: {item!r} is not name=value")
+            k, v = (s.strip() for s in item.split("=", 1))
+            default = DEFAULT_PARAMS.get(k)
+            if isinstance(default, bool):
+                if v not in ("true", "false"):
+                    raise ValueError(f"{k} must be true or false, got {v!r}")
+                params[k] = v == "true"
+            elif isinstance(default, int):
+                try:
+                    params[k] = int(v)
+                except ValueError:
+                    raise ValueError(f"{k} must be an integer, got {v!r}") from None
+            else:
+                params[k] = v
+        return cls.from_params(params)
+
+    def __str__(self) -> str:
+        parts = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value == DEFAULT_PARAMS[f.name] and f.name != "players":
+                continue
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, tuple):
+                text = "+".join(str(v) for v in value)
+            else:
+                text = str(value)
+            parts.append(f"{f.name}={text}")
+        return f"aoi({','.join(parts)})"
+
+    # -- derived (the static "Game" facts) --------------------------------------------------
+
+    @property
+    def map_side(self) -> str:
+        if self.map != "auto":
+            return self.map
+        return "1-3" if self.players == 2 else "3-5"
+
+    @property
+    def geometry(self) -> Geometry:
+        return geometry(self.map_side)
+
+    @property
+    def data(self) -> GameData:
+        return load()
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    @property
+    def fixed_setup(self) -> bool:
+        """Factions or boards given: no sets/draft; bonus tiles are picked as in R16.8."""
+        return bool(self.factions or self.boards)
+
+    def to_params(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        for k, v in out.items():
+            if isinstance(v, tuple):
+                out[k] = list(v)
+        return out

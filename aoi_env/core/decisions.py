@@ -1,0 +1,543 @@
+"""Choice decisions that are part of many actions: books, steps, keys, tiles, offers, bridges, upgrades.
+
+Each kind registers ``legal`` (exact ids), ``apply`` and ``describe`` with the engine.  A decision
+that repeats (pay 3 books, place 3 steps) re-pushes itself with the count reduced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core import effects, pending
+from aoi_env.core.board import hex_name
+from aoi_env.core.engine import Game, applies, automatic, decision
+from aoi_env.core.moves import (
+    BONUS_BASE,
+    CITY_BASE,
+    COMPETENCY_BASE,
+    COUNT_BASE,
+    DISC_BASE,
+    DONE,
+    HEX_BASE,
+    INNOVATION_BASE,
+    PALACE_BASE,
+    YES,
+)
+from aoi_env.core.pending import BR_MOLES, UP_ACTION, UP_SWAP, Kind
+from aoi_env.core.rules import buildings, cities, power, science, terrain
+from aoi_env.core.state import (
+    G_BONUS_COINS,
+    G_BONUS_STATE,
+    G_CITY_LEFT,
+    G_COMP_LEFT,
+    G_COMP_SPACES,
+    G_NUM_BRIDGES,
+    G_PALACE_STATE,
+    H_BUILDING,
+    H_NEUTRAL,
+    H_OWNER,
+    H_PAVILION,
+    P_BONUS,
+    P_BOOKS,
+    P_BRIDGES,
+    P_CITIES,
+    P_COINS,
+    P_COMPETENCIES,
+    P_DEFER_CITY,
+    P_FACTION,
+    P_PALACE_TILE,
+    P_PAVILIONS,
+    P_TOOLS,
+    P_VP,
+)
+from aoi_env.data.enums import Building
+
+BOOKS = P_BOOKS.start
+DISC_NAMES = ("banking", "law", "engineering", "medicine")
+BUILDING_NAMES = tuple(b.name.lower() for b in Building)
+BONUS_BONUS = BONUS_BASE  # alias kept short in describe functions
+
+
+def disc_of(action: int) -> int:
+    return action - DISC_BASE
+
+
+def _discs() -> list[int]:
+    return [DISC_BASE + d for d in range(4)]
+
+
+# --------------------------------------------------------------------------------------------
+# books and steps
+
+
+@decision(Kind.CHOOSE_BOOKS, lambda g, row, a: f"book {DISC_NAMES[a - DISC_BASE]}")
+def _books_legal(g: Game, row: np.ndarray) -> list[int]:
+    return _discs()
+
+
+@applies(Kind.CHOOSE_BOOKS)
+def _books_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, n = int(row[1]), int(row[2])
+    g.state.players[seat, BOOKS + disc_of(a)] += 1
+    if n > 1:
+        pending.push(g.state, Kind.CHOOSE_BOOKS, seat, n - 1)
+
+
+@decision(Kind.PAY_BOOKS, lambda g, row, a: f"pay {DISC_NAMES[a - DISC_BASE]}")
+def _pay_legal(g: Game, row: np.ndarray) -> list[int]:
+    books = g.state.players[int(row[1]), P_BOOKS]
+    return [DISC_BASE + d for d in range(4) if books[d] > 0]
+
+
+@applies(Kind.PAY_BOOKS)
+def _pay_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, n = int(row[1]), int(row[2])
+    g.state.players[seat, BOOKS + disc_of(a)] -= 1
+    if n > 1:
+        pending.push(g.state, Kind.PAY_BOOKS, seat, n - 1)
+
+
+@decision(Kind.STEPS_ANY, lambda g, row, a: f"step {DISC_NAMES[a - DISC_BASE]}")
+def _steps_any_legal(g: Game, row: np.ndarray) -> list[int]:
+    return _discs()
+
+
+@applies(Kind.STEPS_ANY)
+def _steps_any_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, n = int(row[1]), int(row[2])
+    if n > 1:
+        pending.push(g.state, Kind.STEPS_ANY, seat, n - 1)
+    science.advance(g, seat, disc_of(a), 1)
+
+
+@decision(Kind.STEPS_ONE, lambda g, row, a: f"steps {DISC_NAMES[a - DISC_BASE]}")
+def _steps_one_legal(g: Game, row: np.ndarray) -> list[int]:
+    return _discs()
+
+
+@applies(Kind.STEPS_ONE)
+def _steps_one_apply(g: Game, row: np.ndarray, a: int) -> None:
+    science.advance(g, int(row[1]), disc_of(a), int(row[2]))
+
+
+@decision(Kind.USE_KEY, lambda g, row, a: f"key {DISC_NAMES[int(row[2])]}" if a == YES else "nokey")
+def _key_legal(g: Game, row: np.ndarray) -> list[int]:
+    seat = int(row[1])
+    if science.keys_available(g.state.players[seat]) > 0:
+        return [YES, DONE]
+    return [DONE]
+
+
+@applies(Kind.USE_KEY)
+def _key_apply(g: Game, row: np.ndarray, a: int) -> None:
+    if a == YES:
+        science.unlock_and_continue(g, int(row[1]), int(row[2]), int(row[3]))
+
+
+# --------------------------------------------------------------------------------------------
+# competencies, cities, palace tiles
+
+
+def competency_space(g: Game, comp: int) -> int:
+    return int(np.flatnonzero(g.state.glob[G_COMP_SPACES] == comp)[0])
+
+
+@decision(Kind.CHOOSE_COMPETENCY, lambda g, row, a: f"competency C{a - COMPETENCY_BASE + 1}")
+def _comp_legal(g: Game, row: np.ndarray) -> list[int]:
+    p = g.state.players[int(row[1])]
+    left = g.state.glob[G_COMP_LEFT]
+    owned = int(p[P_COMPETENCIES])
+    return [COMPETENCY_BASE + c for c in range(12) if left[c] > 0 and not owned >> c & 1]  # R53.1, OP-45
+
+
+@applies(Kind.CHOOSE_COMPETENCY)
+def _comp_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, comp = int(row[1]), a - COMPETENCY_BASE
+    take_competency(g, seat, comp)
+
+
+def take_competency(g: Game, seat: int, comp: int) -> None:
+    """Take the top tile of a stack: position reward, then the tile's effect (R53)."""
+    s = g.state
+    p = s.players[seat]
+    p[P_COMPETENCIES] |= 1 << comp
+    s.glob[G_COMP_LEFT.start + comp] -= 1
+    space = competency_space(g, comp)
+    column, row_ = divmod(space, 3)
+    reward = g.data.raw["competency_display"]["rows"][row_]
+    effects.gain(g, seat, g.tab.competency_once[comp])  # resolves after the position reward
+    books = reward["books"] + (1 if g.tab.faction_flags[int(p[P_FACTION])]["on_competency_book"] else 0)
+    p[BOOKS + column] += books  # R53.3 (+ Philosophers R99)
+    science.advance(g, seat, column, reward["steps"])
+
+
+@decision(Kind.CHOOSE_CITY, lambda g, row, a: f"city K{a - CITY_BASE + 1}")
+def _city_legal(g: Game, row: np.ndarray) -> list[int]:
+    left = g.state.glob[G_CITY_LEFT]
+    return [CITY_BASE + k for k in range(7) if left[k] > 0]
+
+
+@applies(Kind.CHOOSE_CITY)
+def _city_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """Take a city tile: VP, key, bonus, then city triggers (R45, OP-18)."""
+    seat, k = int(row[1]), a - CITY_BASE
+    s = g.state
+    s.glob[G_CITY_LEFT.start + k] -= 1
+    p = s.players[seat]
+    p[P_VP] += g.tab.city_vp[k]
+    p[P_CITIES] += 1  # the key (R45.3)
+    effects.fire(g, seat, "city")  # T6 +5, Felines, Lizards: resolve after the tile bonus
+    effects.gain(g, seat, g.tab.city_reward[k])
+
+
+@decision(Kind.CHOOSE_PALACE, lambda g, row, a: f"palace {a - PALACE_BASE + 1}")
+def _palace_legal(g: Game, row: np.ndarray) -> list[int]:
+    state = g.state.glob[G_PALACE_STATE]
+    return [PALACE_BASE + t for t in range(17) if state[t] == -1]
+
+
+@applies(Kind.CHOOSE_PALACE)
+def _palace_apply(g: Game, row: np.ndarray, a: int) -> None:
+    take_palace_tile(g, int(row[1]), a - PALACE_BASE)
+
+
+def take_palace_tile(g: Game, seat: int, tile: int) -> None:
+    """The Palace is built with this tile: income from now on, one-time effect now (R68, R120)."""
+    g.state.glob[G_PALACE_STATE.start + tile] = seat
+    g.state.players[seat, P_PALACE_TILE] = tile
+    pending.push(g.state, Kind.CITY_CHECK, seat)  # palace 8 may complete a city (OP-33)
+    effects.gain(g, seat, g.tab.palace_once[tile])
+
+
+# --------------------------------------------------------------------------------------------
+# innovations
+
+
+def innovation_cost(g: Game, seat: int, space: int) -> tuple[np.ndarray, int, int]:
+    """(specific books per discipline, any books, coins) to develop from a display space (R73)."""
+    from aoi_env.core.state import P_BOARD, P_INNOVATIONS, P_NEUTRAL_PALACE
+
+    p = g.state.players[seat]
+    spec, any_books = g.innovation_space_cost[space]
+    slot = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
+    any_books += g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
+    has_palace = p[P_PALACE_TILE] >= 0 or p[P_NEUTRAL_PALACE] or p[buildings.BUILT + Building.PALACE]
+    coins = 0 if has_palace else g.data.raw["innovation_display"]["no_palace_coins"]
+    return spec, any_books, coins
+
+
+def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
+    """(space, innovation id) pairs the seat can develop now."""
+    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
+
+    s = g.state
+    p = s.players[seat]
+    if np.count_nonzero(p[P_INNOVATIONS] >= 0) >= 3:
+        return []
+    books = p[P_BOOKS]
+    out = []
+    for space, tile in enumerate(s.glob[G_INNOV_SPACES]):
+        if tile < 0 or s.glob[G_INNOV_OWNER.start + tile] != -1:
+            continue
+        spec, any_books, coins = innovation_cost(g, seat, space)
+        if (books >= spec).all() and books.sum() - spec.sum() >= any_books and p[P_COINS] >= coins:
+            out.append((space, int(tile)))
+    return out
+
+
+@decision(Kind.CHOOSE_INNOVATION, lambda g, row, a: f"innovation {g.data.innovation_keys[a - INNOVATION_BASE]}")
+def _innov_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [INNOVATION_BASE + t for _, t in affordable_innovations(g, int(row[1]))]
+
+
+@applies(Kind.CHOOSE_INNOVATION)
+def _innov_apply(g: Game, row: np.ndarray, a: int) -> None:
+    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
+
+    seat, tile = int(row[1]), a - INNOVATION_BASE
+    s = g.state
+    space = int(np.flatnonzero(s.glob[G_INNOV_SPACES] == tile)[0])
+    spec, any_books, coins = innovation_cost(g, seat, space)
+    p = s.players[seat]
+    p[P_BOOKS] -= spec
+    p[P_COINS] -= coins
+    slot = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
+    p[P_INNOVATIONS.start + slot] = tile
+    s.glob[G_INNOV_OWNER.start + tile] = seat
+    pending.push(s, Kind.INNOVATION_EFFECT, seat, tile)
+    if any_books:
+        pending.push(s, Kind.PAY_BOOKS, seat, any_books)
+    effects.fire(g, seat, "innovation")  # T10
+
+
+@automatic(Kind.INNOVATION_EFFECT)
+def _innov_effect(g: Game, row: np.ndarray) -> None:
+    effects.gain(g, int(row[1]), g.tab.innovation_once[int(row[2])])
+
+
+# --------------------------------------------------------------------------------------------
+# pass: round bonus tile
+
+
+@decision(Kind.PASS_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
+def _pass_bonus_legal(g: Game, row: np.ndarray) -> list[int]:
+    state = g.state.glob[G_BONUS_STATE]
+    return [BONUS_BASE + b for b in range(10) if state[b] == -1]
+
+
+@applies(Kind.PASS_BONUS)
+def _pass_bonus_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """Take a display tile with its coins, then return the old one face up (R78.2, R78.3)."""
+    seat, b = int(row[1]), a - BONUS_BASE
+    take_bonus(g, seat, b)
+
+
+def take_bonus(g: Game, seat: int, b: int) -> None:
+    s = g.state
+    p = s.players[seat]
+    old = int(p[P_BONUS])
+    s.glob[G_BONUS_STATE.start + b] = seat
+    p[P_COINS] += s.glob[G_BONUS_COINS.start + b]
+    s.glob[G_BONUS_COINS.start + b] = 0
+    p[P_BONUS] = b
+    if old >= 0:
+        s.glob[G_BONUS_STATE.start + old] = -1
+
+
+# --------------------------------------------------------------------------------------------
+# power offers (R42)
+
+
+def _offer_text(g: Game, row: np.ndarray, a: int) -> str:
+    return "leech accept" if a == YES else "leech decline"
+
+
+@decision(Kind.OFFER, _offer_text)
+def _offer_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [YES, DONE]
+
+
+@applies(Kind.OFFER)
+def _offer_apply(g: Game, row: np.ndarray, a: int) -> None:
+    if a != YES:
+        return
+    p = g.state.players[int(row[1])]
+    got = buildings.effective_offer(p, int(row[2]))  # R42.5: g = min(v, capacity, VP + 1)
+    p[P_VP] -= max(got - 1, 0)
+    power.gain(p, got)
+
+
+# --------------------------------------------------------------------------------------------
+# bridges (R40, R95)
+
+
+def _bridge_pairs(g: Game, seat: int, mode: int) -> list[tuple[int, int]]:
+    if g.state.players[seat, P_BRIDGES] >= g.data.raw["bridges_per_player"]:
+        return []
+    return g.free_bridge_spots(seat, moles=mode == BR_MOLES)
+
+
+@decision(Kind.BRIDGE_END, lambda g, row, a: f"bridge {hex_name(a - HEX_BASE)}")
+def _bridge_end_legal(g: Game, row: np.ndarray) -> list[int]:
+    ends = {e for pair in _bridge_pairs(g, int(row[1]), int(row[2])) for e in pair}
+    return [HEX_BASE + e for e in sorted(ends)]
+
+
+@applies(Kind.BRIDGE_END)
+def _bridge_end_apply(g: Game, row: np.ndarray, a: int) -> None:
+    pending.push(g.state, Kind.BRIDGE_DIR, int(row[1]), int(row[2]), int(row[3]), a - HEX_BASE)
+
+
+@decision(Kind.BRIDGE_DIR, lambda g, row, a: f"bridge to {hex_name(a - HEX_BASE)}")
+def _bridge_dir_legal(g: Game, row: np.ndarray) -> list[int]:
+    end = int(row[4])
+    out = []
+    for x, y in _bridge_pairs(g, int(row[1]), int(row[2])):
+        if end in (x, y):
+            out.append(HEX_BASE + (y if x == end else x))
+    return out
+
+
+@applies(Kind.BRIDGE_DIR)
+def _bridge_dir_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, mode, left, end = (int(v) for v in row[1:5])
+    build_bridge(g, seat, end, a - HEX_BASE)
+    if left > 1:
+        pending.push(g.state, Kind.BRIDGE_END, seat, mode, left - 1)
+
+
+def build_bridge(g: Game, seat: int, x: int, y: int) -> None:
+    """Place a bridge; it may complete a city for anyone with a building at an end (OP-33)."""
+    s = g.state
+    n = int(s.glob[G_NUM_BRIDGES])
+    s.bridges[n] = (min(x, y), max(x, y), seat)
+    s.glob[G_NUM_BRIDGES] = n + 1
+    s.players[seat, P_BRIDGES] += 1
+    owners = {int(s.hexes[e, H_OWNER]) for e in (x, y) if s.hexes[e, H_BUILDING] > 0}
+    for owner in sorted(owners, reverse=True):
+        if g.is_player(owner):
+            pending.push(s, Kind.CITY_CHECK, owner)
+
+
+# --------------------------------------------------------------------------------------------
+# pavilions (C6)
+
+
+def pavilion_targets(g: Game, seat: int) -> list[int]:
+    h = g.state.hexes
+    ok = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0) & (h[:, H_PAVILION] == 0)
+    return [int(p) for p in np.flatnonzero(ok)]
+
+
+@decision(Kind.PAVILION_TARGET, lambda g, row, a: f"pavilion {hex_name(a - HEX_BASE)}")
+def _pavilion_legal(g: Game, row: np.ndarray) -> list[int]:
+    if g.state.players[int(row[1]), P_PAVILIONS] <= 0:
+        return []
+    return [HEX_BASE + p for p in pavilion_targets(g, int(row[1]))]
+
+
+@applies(Kind.PAVILION_TARGET)
+def _pavilion_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """Attach a pavilion: not a build, may complete a city (R141 C6, OP-50)."""
+    seat = int(row[1])
+    g.state.hexes[a - HEX_BASE, H_PAVILION] = 1
+    g.state.players[seat, P_PAVILIONS] -= 1
+    pending.push(g.state, Kind.CITY_CHECK, seat)
+
+
+# --------------------------------------------------------------------------------------------
+# upgrades (R66-R70, palace 3, palace 4, BA5)
+
+_FROM = {
+    Building.GUILD: Building.WORKSHOP,
+    Building.SCHOOL: Building.GUILD,
+    Building.PALACE: Building.GUILD,
+    Building.UNIVERSITY: Building.SCHOOL,
+}
+
+
+def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
+    """Own, non-neutral buildings that can become ``new`` now."""
+    if buildings.pieces_left(g, seat, new) <= 0:
+        return []
+    h = g.state.hexes
+    old = Building.SCHOOL if source == UP_SWAP else _FROM[Building(new)]
+    ok = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == old) & (h[:, H_NEUTRAL] == 0)
+    out = [int(p) for p in np.flatnonzero(ok)]
+    if source == UP_ACTION:
+        p = g.state.players[seat]
+        out = [q for q in out if buildings.can_pay(p, buildings.upgrade_cost(g, seat, q, new))]
+        if new == Building.PALACE and g.state.players[seat, P_PALACE_TILE] < 0:
+            from aoi_env.core.state import P_DRAFT_PALACE
+
+            if p[P_DRAFT_PALACE] < 0 and not (g.state.glob[G_PALACE_STATE] == -1).any():
+                return []
+    return out
+
+
+def _upgrade_text(g: Game, row: np.ndarray, a: int) -> str:
+    return f"upgrade {hex_name(a - HEX_BASE)}"
+
+
+@decision(Kind.UPGRADE_TARGET, _upgrade_text)
+def _upgrade_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [HEX_BASE + p for p in upgrade_targets(g, int(row[1]), int(row[2]), int(row[3]))]
+
+
+@applies(Kind.UPGRADE_TARGET)
+def _upgrade_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, new, source = int(row[1]), int(row[2]), int(row[3])
+    upgrade(g, seat, a - HEX_BASE, new, source)
+
+
+def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
+    """Replace the building, queue acquisition effects, then the build event (R55, R66)."""
+    from aoi_env.core.state import P_DRAFT_PALACE
+
+    s = g.state
+    p = s.players[seat]
+    if source == UP_ACTION:
+        buildings.pay(p, buildings.upgrade_cost(g, seat, pos, new))
+    buildings.replace(g, seat, pos, new)
+    if source == UP_SWAP:  # palace 3 (R123)
+        p[P_VP] += 3
+        p[P_TOOLS] += 1
+    if new in (Building.SCHOOL, Building.UNIVERSITY):
+        pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 0)  # R69, R70
+    elif new == Building.PALACE:
+        if p[P_DRAFT_PALACE] >= 0:  # draft variant: the drafted tile, no choice (R68)
+            tile = int(p[P_DRAFT_PALACE])
+            p[P_DRAFT_PALACE] = -1
+            pending.push(s, Kind.PALACE_EFFECT, seat, tile)
+        else:
+            pending.push(s, Kind.CHOOSE_PALACE, seat)
+    buildings.after_build(g, seat, pos, new)
+
+
+@automatic(Kind.PALACE_EFFECT)
+def _palace_effect(g: Game, row: np.ndarray) -> None:
+    take_palace_tile(g, int(row[1]), int(row[2]))
+
+
+# --------------------------------------------------------------------------------------------
+# palace 15 (R135, OP-19) and palace 16 (R136)
+
+PALACE15_PARTS = {1: ("spades", 1, {"tb": 2}), 2: ("bridges", 2, {"bridge": 2}), 3: ("books", 4, {"books": 2})}
+
+
+@decision(Kind.PALACE15, lambda g, row, a: f"part {PALACE15_PARTS[a - COUNT_BASE + 1][0]}")
+def _p15_legal(g: Game, row: np.ndarray) -> list[int]:
+    seat, mask = int(row[1]), int(row[2])
+    return [
+        COUNT_BASE + k - 1
+        for k, (_, bit, gain) in PALACE15_PARTS.items()
+        if mask & bit and effects.feasible(g, seat, gain)
+    ]
+
+
+@applies(Kind.PALACE15)
+def _p15_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, mask = int(row[1]), int(row[2])
+    _, bit, gain = PALACE15_PARTS[a - COUNT_BASE + 1]
+    if mask & ~bit:
+        pending.push(g.state, Kind.PALACE15, seat, mask & ~bit)
+    effects.gain(g, seat, gain)
+
+
+def guild_anywhere_targets(g: Game, seat: int) -> list[int]:
+    if buildings.pieces_left(g, seat, Building.GUILD) <= 0:
+        return []
+    native = terrain.distances_to_native(g, seat) == 0
+    return [int(p) for p in np.flatnonzero(terrain.empty_land(g) & native)]
+
+
+@decision(Kind.GUILD_ANYWHERE, lambda g, row, a: f"guild {hex_name(a - HEX_BASE)}")
+def _g16_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [HEX_BASE + p for p in guild_anywhere_targets(g, int(row[1]))]
+
+
+@applies(Kind.GUILD_ANYWHERE)
+def _g16_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, pos = int(row[1]), a - HEX_BASE
+    buildings.place(g, seat, pos, Building.GUILD)
+    buildings.after_build(g, seat, pos, Building.GUILD)
+
+
+# --------------------------------------------------------------------------------------------
+# automatic continuations
+
+
+@automatic(Kind.CITY_CHECK)
+def _city_check(g: Game, row: np.ndarray) -> None:
+    seat = int(row[1])
+    p = g.state.players[seat]
+    if row[2] == 1:
+        p[P_DEFER_CITY] = 0  # end of palace 15 (OP-19)
+    elif p[P_DEFER_CITY]:
+        return
+    cities.check(g, seat)
+
+
+@automatic(Kind.GAIN)
+def _gain_later(g: Game, row: np.ndarray) -> None:
+    effects.gain(g, int(row[1]), effects.source_gain(g, int(row[2]), int(row[3]), int(row[4])), int(row[5]) or 1)

@@ -1,0 +1,263 @@
+"""Component effects: events fired to listeners (R146) and gains in the data vocabulary.
+
+``fire(g, seat, event, n)`` adds up every row that listens for the event (faction, held round
+bonus tile, palace tile, competencies, the current round tile and the final tile) and applies each
+gain ``n`` times.  ``gain(g, seat, gain)`` applies a gain dict: resources at once, and choices
+(books, steps, TB, bridges, competencies, ...) as pending decisions in the order listed below.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from aoi_env.core import pending
+from aoi_env.core.pending import BR_SPELL, TB_BUILD, TB_BUY, TB_LIZARD, UP_FREE, UP_SWAP, Kind
+from aoi_env.core.rules import buildings, power, science, terrain, tracks
+from aoi_env.core.state import (
+    G_FINAL_TILE,
+    G_PAVILIONS_LEFT,
+    G_PHASE,
+    G_ROUND,
+    G_ROUND_TILES,
+    P_BONUS,
+    P_BOOKS,
+    P_BRIDGES,
+    P_CITIES,
+    P_COINS,
+    P_COMPETENCIES,
+    P_DEFER_CITY,
+    P_FACTION,
+    P_PALACE_TILE,
+    P_PAVILIONS,
+    P_SCHOLAR_SUPPLY,
+    P_SCHOLARS,
+    P_SCIENCE,
+    P_SETUP_SPADES,
+    P_TOOLS,
+    P_VP,
+    Phase,
+)
+from aoi_env.data.enums import Building
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+BOOKS = P_BOOKS.start
+# gains applied at once (no decision needed), then the decision gains in resolution order
+IMMEDIATE = ("vp", "coins", "tools", "scholars", "power", "power_tokens", "pavilions", "vp_per", "vp_table")
+DECIDED = (
+    "steps_each", "books", "steps_one", "steps_any", "steps_per", "sail", "dig", "competency",
+    "city_tile", "neutral", "tb", "spades", "bridge", "free_guild_upgrade", "school_to_guild",
+    "palace15_parts", "guild_anywhere", "lizard_tb", "second_action",
+)  # fmt: skip
+_BUILDING_COUNTERS = {b.name.lower(): b for b in Building if b != Building.NONE}
+
+
+# --------------------------------------------------------------------------------------------
+# counters (vp_per, steps_per, vp_table)
+
+
+def counter(g: Game, seat: int, name: str) -> int:
+    p = g.state.players[seat]
+    if name in _BUILDING_COUNTERS:
+        return buildings.count(g, seat, _BUILDING_COUNTERS[name])
+    if name == "buildings":
+        return sum(buildings.count(g, seat, b) for b in _BUILDING_COUNTERS.values())
+    if name == "shapes":
+        return sum(1 for b in _BUILDING_COUNTERS.values() if buildings.count(g, seat, b) > 0)
+    if name == "groups":
+        own = [int(x) for x in np.flatnonzero(terrain.own_mask(g, seat))]
+        return len(g.geo.groups(own, g.adjacency()))
+    if name == "bridges":
+        return int(p[P_BRIDGES])
+    if name == "cities":
+        return int(p[P_CITIES])
+    levels = np.sort(p[P_SCIENCE])
+    if name == "lowest_discipline":
+        return int(levels[0])
+    if name == "top_two_disciplines":
+        return int(levels[-1] + levels[-2])
+    raise ValueError(f"unknown counter {name!r}")
+
+
+def _table_vp(value: int, thresholds: list[list[int]]) -> int:
+    vp = 0
+    for minimum, points in thresholds:
+        if value >= minimum:
+            vp = points
+    return vp
+
+
+# --------------------------------------------------------------------------------------------
+# gains
+
+
+def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
+    """Apply only the immediate part of a gain (resources)."""
+    p = g.state.players[seat]
+    for key in IMMEDIATE:
+        if key not in gain:
+            continue
+        v = gain[key]
+        if key == "vp":
+            p[P_VP] += v * mult
+        elif key == "coins":
+            p[P_COINS] += v * mult
+        elif key == "tools":
+            p[P_TOOLS] += v * mult
+        elif key == "scholars":
+            n = min(v * mult, int(p[P_SCHOLAR_SUPPLY]))  # R57: only what is left in the supply
+            p[P_SCHOLAR_SUPPLY] -= n
+            p[P_SCHOLARS] += n
+        elif key == "power":
+            power.gain(p, v * mult)
+        elif key == "power_tokens":
+            power.add_tokens(p, v * mult)
+        elif key == "pavilions":
+            n = min(v * mult, int(g.state.glob[G_PAVILIONS_LEFT]))
+            g.state.glob[G_PAVILIONS_LEFT] -= n
+            p[P_PAVILIONS] += n
+        elif key == "vp_per":
+            p[P_VP] += mult * sum(k * counter(g, seat, c) for c, k in v.items())
+        elif key == "vp_table":
+            p[P_VP] += mult * _table_vp(counter(g, seat, v["counter"]), v["thresholds"])
+
+
+def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
+    """Apply a gain: resources now, decisions pushed so they resolve in ``DECIDED`` order."""
+    if not gain or mult <= 0:
+        return
+    gain_now(g, seat, gain, mult)
+    s = g.state
+    for key in reversed(DECIDED):
+        if key not in gain:
+            continue
+        v = gain[key] * mult if isinstance(gain[key], int) else gain[key]
+        if key == "steps_each":
+            for d in range(4):
+                science.advance(g, seat, d, v)
+        elif key == "books":
+            pending.push(s, Kind.CHOOSE_BOOKS, seat, v)
+        elif key == "steps_one":
+            pending.push(s, Kind.STEPS_ONE, seat, v)
+        elif key == "steps_any":
+            pending.push(s, Kind.STEPS_ANY, seat, v)
+        elif key == "steps_per":
+            n = mult * sum(k * counter(g, seat, c) for c, k in gain[key].items())
+            if n:
+                pending.push(s, Kind.STEPS_ANY, seat, n)
+        elif key in ("sail", "dig"):
+            for _ in range(v):
+                tracks.advance(g, seat, key, free=True)
+        elif key == "competency":
+            for _ in range(v):
+                pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 1 if s.glob[G_PHASE] == Phase.SETUP else 0)
+        elif key == "city_tile":
+            for _ in range(v):
+                pending.push(s, Kind.CHOOSE_CITY, seat, 1)
+        elif key == "neutral":
+            pending.push(s, Kind.NEUTRAL_PLACE, seat, _BUILDING_COUNTERS[gain[key]])
+        elif key == "tb":
+            if s.glob[G_PHASE] == Phase.SETUP:
+                g.state.players[seat, P_SETUP_SPADES] += v  # R23 / OP-37: setup spades
+            else:
+                pending.push(s, Kind.TB_TARGET, seat, v, TB_BUY | TB_BUILD)
+        elif key == "spades":
+            pending.push(s, Kind.SPADES, seat, v)
+        elif key == "bridge":
+            pending.push(s, Kind.BRIDGE_END, seat, BR_SPELL, v)
+        elif key == "free_guild_upgrade":
+            pending.push(s, Kind.UPGRADE_TARGET, seat, Building.GUILD, UP_FREE)
+        elif key == "school_to_guild":
+            pending.push(s, Kind.UPGRADE_TARGET, seat, Building.GUILD, UP_SWAP)
+        elif key == "palace15_parts":
+            pending.push(s, Kind.CITY_CHECK, seat, 1)  # OP-19: rewards wait for all three parts
+            pending.push(s, Kind.PALACE15, seat, 7)
+            g.state.players[seat, P_DEFER_CITY] = 1
+        elif key == "guild_anywhere":
+            pending.push(s, Kind.GUILD_ANYWHERE, seat)
+        elif key == "lizard_tb":
+            pending.push(s, Kind.TB_TARGET, seat, 1, TB_BUY | TB_LIZARD)
+        elif key == "second_action":
+            pending.push(s, Kind.MAIN, seat, 1)
+
+
+def feasible(g: Game, seat: int, gain: dict[str, Any]) -> bool:
+    """Can the main effect of a gain be performed now (OP-58: actions need their main effect)?"""
+    from aoi_env.core import terraform  # handlers import effects
+
+    p = g.state.players[seat]
+    if "tb" in gain:
+        return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD)
+    if "bridge" in gain:
+        return p[P_BRIDGES] < g.data.raw["bridges_per_player"] and bool(g.free_bridge_spots(seat))
+    if "free_guild_upgrade" in gain:
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.WORKSHOP]) > 0
+    if "school_to_guild" in gain:
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.SCHOOL]) > 0
+    if set(gain) == {"power"}:
+        return power.capacity(p) > 0
+    if set(gain) == {"scholars"}:
+        return p[P_SCHOLAR_SUPPLY] > 0
+    if "vp_per" in gain and len(gain) == 1:
+        return any(counter(g, seat, c) > 0 for c in gain["vp_per"])
+    return True
+
+
+def source_gain(g: Game, src: int, ident: int, part: int) -> dict[str, Any]:
+    """The gain dict of a component part, for gains applied later (``Kind.GAIN``)."""
+    tab = g.tab
+    table = {
+        (pending.SRC_BOOK, pending.PART_EFFECT): tab.book_effect,
+        (pending.SRC_SPELL, pending.PART_EFFECT): tab.spell_effect,
+        (pending.SRC_CITY, pending.PART_REWARD): tab.city_reward,
+        (pending.SRC_INNOVATION, pending.PART_ONCE): tab.innovation_once,
+        (pending.SRC_PALACE, pending.PART_ONCE): tab.palace_once,
+        (pending.SRC_COMPETENCY, pending.PART_ONCE): tab.competency_once,
+    }[(src, part)]
+    return table[ident]
+
+
+# --------------------------------------------------------------------------------------------
+# events
+
+
+def listeners(g: Game, seat: int, event: str) -> list[dict[str, Any]]:
+    """Every gain listening for ``event`` for this seat (R146)."""
+    s = g.state
+    p = s.players[seat]
+    tab = g.tab
+    out = []
+    faction = int(p[P_FACTION])
+    if faction >= 0 and event in tab.faction_events[faction]:
+        out.append(tab.faction_events[faction][event])
+    tile = int(p[P_PALACE_TILE])
+    if tile >= 0 and event in tab.palace_events[tile]:
+        out.append(tab.palace_events[tile][event])
+    comps = int(p[P_COMPETENCIES])
+    if comps:
+        for c, evs in enumerate(tab.competency_events):
+            if comps >> c & 1 and event in evs:
+                out.append(evs[event])
+    if s.glob[G_PHASE] == Phase.ACTIONS:  # round tiles and bonus tiles score in Phase II only
+        bonus = int(p[P_BONUS])
+        if bonus >= 0 and event in tab.bonus_events[bonus]:
+            out.append(tab.bonus_events[bonus][event])
+        rnd = int(s.glob[G_ROUND])
+        if 1 <= rnd <= 6:
+            rt = int(s.glob[G_ROUND_TILES][rnd - 1])
+            if event in tab.round_events[rt]:
+                out.append(tab.round_events[rt][event])
+            if rnd == 6 and event in tab.final_events[int(s.glob[G_FINAL_TILE])]:
+                out.append(tab.final_events[int(s.glob[G_FINAL_TILE])][event])
+    return out
+
+
+def fire(g: Game, seat: int, event: str, n: int = 1) -> None:
+    """An event happened ``n`` times for ``seat``: apply every listening gain ``n`` times."""
+    if n <= 0 or not g.is_player(seat):
+        return
+    for row in listeners(g, seat, event):
+        gain(g, seat, row, n)

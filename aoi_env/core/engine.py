@@ -1,0 +1,273 @@
+"""The decision machine: whose decision it is, what kind, the legal ids, and applying one.
+
+``Game`` pairs a frozen ``GameConfig`` with a ``State``.  The top entry of the pending stack is
+the current decision; automatic entries (continuations) run as soon as they surface, and when the
+stack is empty the game sequence (``flow``) pushes the next step.  Each decision kind registers
+three functions: ``legal`` (the exact legal ids), ``apply`` and ``describe`` (notation).  With
+``skip_forced`` a decision with exactly one legal id is applied at once, so every decision an
+agent sees is a real choice.
+
+Invariants (tested by fuzzing): the acting seat always has at least one legal id, every legal id
+applies without error, and no id leads into a position without a legal move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from aoi_env.core import pending
+from aoi_env.core.board import Geometry
+from aoi_env.core.config import GameConfig
+from aoi_env.core.moves import NUM_ACTIONS
+from aoi_env.core.pending import DROPPABLE, Kind
+from aoi_env.core.state import (
+    G_DECISIONS,
+    G_DEPTH,
+    G_PHASE,
+    G_RNG_COUNTER,
+    G_SEED,
+    P_VP,
+    Phase,
+    State,
+)
+from aoi_env.core.tables import Tables, tables
+from aoi_env.data import GameData, load
+
+LegalFn = Callable[["Game", np.ndarray], list[int]]
+ApplyFn = Callable[["Game", np.ndarray, int], None]
+DescribeFn = Callable[["Game", np.ndarray, int], str]
+AutoFn = Callable[["Game", np.ndarray], None]
+
+
+@dataclass(frozen=True)
+class Handler:
+    legal: LegalFn
+    apply: ApplyFn
+    describe: DescribeFn
+
+
+HANDLERS: dict[int, Handler] = {}
+AUTO: dict[int, AutoFn] = {}
+
+
+def decision(kind: Kind, describe: DescribeFn) -> Callable[[LegalFn], LegalFn]:
+    """Register ``legal`` for a decision kind; use with ``applies(kind)`` for the apply function."""
+
+    def wrap(legal: LegalFn) -> LegalFn:
+        HANDLERS[kind] = Handler(legal, _missing_apply, describe)
+        return legal
+
+    return wrap
+
+
+def applies(kind: Kind) -> Callable[[ApplyFn], ApplyFn]:
+    def wrap(fn: ApplyFn) -> ApplyFn:
+        h = HANDLERS[kind]
+        HANDLERS[kind] = Handler(h.legal, fn, h.describe)
+        return fn
+
+    return wrap
+
+
+def automatic(kind: Kind) -> Callable[[AutoFn], AutoFn]:
+    def wrap(fn: AutoFn) -> AutoFn:
+        AUTO[kind] = fn
+        return fn
+
+    return wrap
+
+
+def _missing_apply(g: Game, row: np.ndarray, action: int) -> None:
+    raise NotImplementedError(f"no apply function for {Kind(int(row[0])).name}")
+
+
+class Game:
+    """One game: config + state + the decision machine.  Randomness only from ``seed``."""
+
+    def __init__(self, config: GameConfig | str | None = None, seed: int = 0, state: State | None = None) -> None:
+        if config is None:
+            config = GameConfig()
+        elif isinstance(config, str):
+            config = GameConfig.parse(config)
+        self.config = config
+        self.data: GameData = load()
+        self.geo: Geometry = config.geometry
+        self.tab: Tables = tables(config.ruleset, config.players)
+        self.building_power = np.asarray(self.data.building_power, dtype=np.int32)
+        self.science_income = tuple(dict(self.data.raw["science"]["income"][d]) for d in self.data.raw["disciplines"])
+        from aoi_env.core import decisions, flow, setup, terraform, turn  # noqa: F401  (register handlers)
+
+        self.innovation_space_cost = setup.innovation_spaces(config.players, self.data.raw)
+        self._legal: list[int] = []
+        self._adj_cache: tuple[bytes, np.ndarray] | None = None
+        if state is not None:
+            self.state = state
+            self._refresh()
+            return
+        self.state = setup.new_state(self, int(seed))
+        self._advance()
+
+    # -- public API -------------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = self.state.clone()
+        g._legal = list(self._legal)
+        return g
+
+    @property
+    def seats(self) -> int:
+        return self.config.players
+
+    def is_over(self) -> bool:
+        return bool(self.state.glob[G_PHASE] == Phase.OVER)
+
+    def current_seat(self) -> int:
+        """The seat whose decision is pending, -1 when the game is over."""
+        row = pending.top(self.state)
+        return -1 if row is None else int(row[1])
+
+    def pending_kind(self) -> Kind | None:
+        row = pending.top(self.state)
+        return None if row is None else Kind(int(row[0]))
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def action_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self._legal] = 1
+        return mask
+
+    def legal_moves(self) -> list[str]:
+        return [self.move_str(a) for a in self._legal]
+
+    def move_str(self, action: int) -> str:
+        """Notation of a legal id in the current position (docs/notation.md)."""
+        row = pending.top(self.state)
+        if row is None:
+            raise ValueError("the game is over: no moves")
+        return HANDLERS[int(row[0])].describe(self, row, int(action))
+
+    def parse_move(self, text: str) -> int:
+        """The legal id whose notation is ``text`` (case and spacing are normalised)."""
+        want = " ".join(text.lower().split())
+        for a in self._legal:
+            if self.move_str(a) == want:
+                return a
+        verb = want.split(" ", 1)[0] if want else ""
+        known = sorted({m.split(" ", 1)[0] for m in self.legal_moves()})
+        kind = self.pending_kind()
+        where = f"decision {int(self.state.glob[G_DECISIONS])} ({kind.name.lower() if kind else 'over'})"
+        if verb not in known:
+            raise ValueError(f"cannot parse {text!r} at {where}: unknown verb {verb!r} ({', '.join(known)})")
+        raise ValueError(f"{text!r} is not legal at {where}; legal: {', '.join(self.legal_moves())}")
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal id; anything else raises ValueError and leaves the state unchanged."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an integer id, got {action!r}")
+        action = int(action)
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"action id {action} is out of range 0..{NUM_ACTIONS - 1}")
+        if self.is_over():
+            raise ValueError("the game is over: no more actions")
+        if action not in self._legal:
+            row = pending.top(self.state)
+            assert row is not None
+            kind = Kind(int(row[0])).name.lower()
+            raise ValueError(
+                f"action {action} is not legal for seat {int(row[1])} (pending: {kind}); "
+                f"legal: {', '.join(self.legal_moves())}"
+            )
+        self._apply(action)
+        self._advance()
+
+    def apply_move(self, text: str) -> None:
+        self.apply_action(self.parse_move(text))
+
+    def scores(self) -> np.ndarray:
+        return self.state.players[:, P_VP].copy()
+
+    def is_player(self, seat: int) -> bool:
+        """False for seats that are not real players (reserved for the Automa)."""
+        return 0 <= seat < self.seats
+
+    def rng(self) -> np.random.Generator:
+        """A generator derived from the game seed and a counter in the state (deterministic)."""
+        g = self.state.glob
+        counter = int(g[G_RNG_COUNTER])
+        g[G_RNG_COUNTER] = counter + 1
+        return np.random.default_rng([int(g[G_SEED]), counter])
+
+    # -- cached derived tables ------------------------------------------------------------
+
+    def adjacency(self) -> np.ndarray:
+        """Edge adjacency plus the built bridges (R38), cached per set of bridges."""
+        key = self.state.bridges.tobytes()
+        if self._adj_cache is None or self._adj_cache[0] != key:
+            self._adj_cache = (key, self.geo.adjacency(self.state.built_bridges()))
+        return self._adj_cache[1]
+
+    def free_bridge_spots(self, seat: int, moles: bool = False) -> list[tuple[int, int]]:
+        """Bridge locations the seat may build on now (R40, OP-47)."""
+        from aoi_env.core.rules.terrain import own_mask
+
+        own = own_mask(self, seat)
+        built = {(int(a), int(b)) for a, b in self.state.built_bridges()}
+        spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
+        return [(a, b) for a, b in spots if (own[a] or own[b]) and (a, b) not in built]
+
+    # -- machine ----------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        """Recompute the legal ids of the pending decision (after loading a state)."""
+        row = pending.top(self.state)
+        self._legal = [] if row is None else sorted(HANDLERS[int(row[0])].legal(self, row))
+
+    def _apply(self, action: int) -> None:
+        row = pending.pop(self.state)
+        self.state.glob[G_DECISIONS] += 1
+        HANDLERS[int(row[0])].apply(self, row, action)
+
+    def _advance(self) -> None:
+        """Run automatic entries and forced decisions until a real choice (or the end) is reached."""
+        from aoi_env.core import flow
+
+        s = self.state
+        while True:
+            if s.glob[G_DEPTH] == 0:
+                if s.glob[G_PHASE] == Phase.OVER:
+                    self._legal = []
+                    return
+                flow.step(self)
+                continue
+            row = s.stack[s.glob[G_DEPTH] - 1]
+            kind = int(row[0])
+            if kind >= Kind.AUTO:
+                AUTO[kind](self, pending.pop(s))
+                continue
+            legal = HANDLERS[kind].legal(self, row)
+            if not legal:
+                if kind in DROPPABLE:
+                    pending.pop(s)
+                    continue
+                raise RuntimeError(f"no legal move for {Kind(kind).name} of seat {int(row[1])}")
+            legal = sorted(legal)
+            if len(legal) == 1 and self.config.skip_forced:
+                self._apply(legal[0])
+                continue
+            if s.glob[G_PHASE] == Phase.SETUP and self.config.setup_choices == "random":
+                self._apply(legal[int(self.rng().integers(len(legal)))])
+                continue
+            self._legal = legal
+            return
+
+
+def describe_fixed(text: str) -> DescribeFn:
+    """A describe function for a decision whose ids all read the same way (rarely useful)."""
+    return lambda g, row, a: text

@@ -1,0 +1,187 @@
+"""The game sequence (R56-R86): rounds, phases, turns, income, science bonus, final scoring.
+
+``step`` runs whenever the pending stack is empty and pushes the next piece of the sequence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from aoi_env.core import effects, pending, setup
+from aoi_env.core.engine import automatic
+from aoi_env.core.pending import Kind
+from aoi_env.core.rules import scoring
+from aoi_env.core.state import (
+    G_BONUS_COINS,
+    G_BONUS_STATE,
+    G_BOOKS_USED,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_ORDER,
+    G_PHASE,
+    G_ROUND,
+    G_ROUND_TILES,
+    G_SPELLS_USED,
+    G_TURN,
+    P_BOARD,
+    P_BONUS,
+    P_BUILT,
+    P_COMPETENCIES,
+    P_FACTION,
+    P_INNOVATIONS,
+    P_PALACE_TILE,
+    P_PASSED,
+    P_SCIENCE,
+    P_SPECIALS_USED,
+    Phase,
+)
+from aoi_env.data.enums import PLAYER_BUILDINGS
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+DISC_KEYS = ("banking", "law", "engineering", "medicine")
+
+
+def order(g: Game) -> list[int]:
+    return [int(x) for x in g.state.glob[G_ORDER][: g.seats]]
+
+
+def step(g: Game) -> None:
+    s = g.state
+    phase = int(s.glob[G_PHASE])
+    if phase == Phase.SETUP:
+        setup.setup_step(g)
+    elif phase == Phase.INCOME:  # income resolved: Phase II begins with the first in order
+        s.glob[G_PHASE] = Phase.ACTIONS
+        s.glob[G_TURN] = 0
+    elif phase == Phase.ACTIONS:
+        _next_turn(g)
+    elif phase == Phase.SCIENCE:
+        cleanup(g)
+        start_round(g, int(s.glob[G_ROUND]) + 1)
+
+
+def start_round(g: Game, rnd: int) -> None:
+    """Phase I of a round: the turn order is the passing order of the last round (R78.4)."""
+    s = g.state
+    n = g.seats
+    s.glob[G_ROUND] = rnd
+    if rnd > 1:
+        s.glob[G_ORDER] = s.glob[G_NEXT_ORDER]
+    s.glob[G_NEXT_ORDER] = -1
+    s.glob[G_NEXT_COUNT] = 0
+    s.players[:, P_PASSED] = 0
+    s.glob[G_PHASE] = Phase.INCOME
+    for seat in reversed(order(g)[:n]):
+        pending.push(s, Kind.INCOME_SEAT, seat)
+
+
+def _next_turn(g: Game) -> None:
+    s = g.state
+    seats = order(g)
+    if all(s.players[seat, P_PASSED] for seat in seats):
+        _end_of_actions(g)
+        return
+    turn = int(s.glob[G_TURN])
+    while s.players[seats[turn], P_PASSED]:
+        turn = (turn + 1) % len(seats)
+    s.glob[G_TURN] = turn
+    seat = seats[turn]
+    pending.push(s, Kind.END_TURN, seat)
+    pending.push(s, Kind.MAIN, seat, 0)
+
+
+@automatic(Kind.END_TURN)
+def _end_turn(g: Game, row: np.ndarray) -> None:
+    seats = order(g)
+    g.state.glob[G_TURN] = (seats.index(int(row[1])) + 1) % len(seats)
+
+
+def _end_of_actions(g: Game) -> None:
+    s = g.state
+    if s.glob[G_ROUND] >= 6:  # R82: the game ends after round 6's Phase II
+        scoring.final_scoring(g)
+        s.glob[G_PHASE] = Phase.OVER
+        s.glob[G_ROUND] = 7
+        return
+    s.glob[G_PHASE] = Phase.SCIENCE  # R80.1: science bonus in next round's order
+    nxt = [int(x) for x in s.glob[G_NEXT_ORDER][: g.seats]]
+    for seat in reversed(nxt):
+        pending.push(s, Kind.SCIENCE_SEAT, seat)
+
+
+def cleanup(g: Game) -> None:
+    """R80.2-R80.5: remove X tokens, a coin on each display bonus tile."""
+    s = g.state
+    s.glob[G_SPELLS_USED] = 0
+    s.glob[G_BOOKS_USED] = 0
+    s.players[:, P_SPECIALS_USED] = 0
+    display = s.glob[G_BONUS_STATE] == -1
+    s.glob[G_BONUS_COINS][display] += 1
+
+
+# --------------------------------------------------------------------------------------------
+# Phase I: income (R57)
+
+
+def income(g: Game, seat: int) -> dict[str, int]:
+    """Everything the seat receives in Phase I, summed."""
+    p = g.state.players[seat]
+    total: Counter[str] = Counter()
+    board = g.data.boards[int(p[P_BOARD])]
+    total.update(board.base_income)
+    for btype in PLAYER_BUILDINGS:
+        for slot in board.slot_income[btype][: int(p[P_BUILT.start + btype])]:
+            total.update(slot)
+    tab = g.tab
+    if p[P_BONUS] >= 0:
+        total.update(tab.bonus_income[int(p[P_BONUS])])
+    comps = int(p[P_COMPETENCIES])
+    for c in range(12):
+        if comps >> c & 1:
+            total.update(tab.competency_income[c])
+    for t in p[P_INNOVATIONS]:
+        if t >= 0:
+            total.update(tab.innovation_income[int(t)])
+    if p[P_PALACE_TILE] >= 0:
+        total.update(tab.palace_income[int(p[P_PALACE_TILE])])
+    total.update(tab.faction_income[int(p[P_FACTION])])
+    for d in range(4):
+        if p[P_SCIENCE.start + d] >= 9:
+            total.update(g.science_income[d])
+    return dict(total)
+
+
+@automatic(Kind.INCOME_SEAT)
+def _income_seat(g: Game, row: np.ndarray) -> None:
+    seat = int(row[1])
+    effects.gain(g, seat, income(g, seat))
+
+
+# --------------------------------------------------------------------------------------------
+# Phase III: science bonus (R80.1, R143)
+
+
+def science_bonus(g: Game, seat: int) -> dict[str, Any]:
+    s = g.state
+    tile = int(s.glob[G_ROUND_TILES][int(s.glob[G_ROUND]) - 1])
+    sci = g.tab.round_science[tile]
+    d = DISC_KEYS.index(sci["discipline"])
+    offset = g.tab.faction_flags[int(s.players[seat, P_FACTION])]["science_bonus_offset"]
+    times = (int(s.players[seat, P_SCIENCE.start + d]) + offset) // sci["per"]
+    return {k: v * times for k, v in sci["reward"].items()} if times else {}
+
+
+@automatic(Kind.SCIENCE_SEAT)
+def _science_seat(g: Game, row: np.ndarray) -> None:
+    seat = int(row[1])
+    effects.gain(g, seat, science_bonus(g, seat))
+
+
+@automatic(Kind.PLAYER_SETUP)
+def _player_setup(g: Game, row: np.ndarray) -> None:
+    setup.player_setup(g, int(row[1]))

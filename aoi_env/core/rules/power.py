@@ -1,0 +1,53 @@
+"""Power bowls (R29-R33): gaining, spending, sacrificing, adding tokens."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core.state import P_BOWLS
+
+I, II, III = P_BOWLS.start, P_BOWLS.start + 1, P_BOWLS.start + 2
+
+
+def capacity(player: np.ndarray) -> int:
+    """Most power the player can still gain: 2 x |I| + |II| (R30)."""
+    return int(2 * player[I] + player[II])
+
+
+def gain(player: np.ndarray, n: int) -> int:
+    """Gain ``n`` power: I -> II first, then II -> III; the rest is lost (R30). Returns power gained."""
+    from_one = min(n, int(player[I]))
+    player[I] -= from_one
+    player[II] += from_one
+    rest = n - from_one
+    from_two = min(rest, int(player[II]))
+    player[II] -= from_two
+    player[III] += from_two
+    return from_one + from_two
+
+
+def spend(player: np.ndarray, n: int) -> None:
+    """Spend ``n`` power: III -> I (R31); the caller checked that |III| >= n."""
+    if player[III] < n:
+        raise ValueError(f"not enough power in bowl III: need {n}, have {int(player[III])}")
+    player[III] -= n
+    player[I] += n
+
+
+def can_burn(player: np.ndarray) -> bool:
+    return bool(player[II] >= 2)
+
+
+def burn(player: np.ndarray) -> None:
+    """Sacrifice: one token from II leaves the game, another moves II -> III (R33)."""
+    player[II] -= 2
+    player[III] += 1
+
+
+def add_tokens(player: np.ndarray, n: int) -> None:
+    """New tokens from the supply straight into bowl III; not a gain (R32)."""
+    player[III] += n
+
+
+def tokens(player: np.ndarray) -> int:
+    return int(player[I] + player[II] + player[III])

@@ -1,0 +1,110 @@
+"""Final scoring (R82-R86): area, science, resources; shared ranks rounded down.
+
+``final_scoring`` adds the VP and keeps the breakdown in ``g.final_breakdown`` (also recomputable
+with ``breakdown``) for reports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aoi_env.core.rules import terrain
+from aoi_env.core.state import (
+    G_AREA_TOKEN,
+    G_NEUTRAL_SCIENCE,
+    P_BOOKS,
+    P_BOWLS,
+    P_COINS,
+    P_FACTION,
+    P_PALACE_TILE,
+    P_SCHOLARS,
+    P_SCIENCE,
+    P_TOOLS,
+    P_VP,
+)
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+NEUTRAL = -1  # key of the 2-player neutral faction in rankings
+
+
+def shared_ranks(values: dict[int, int], payouts: list[int]) -> dict[int, int]:
+    """Rank payouts with ties shared and rounded down (R83); zero values take no rank.
+
+    >>> shared_ranks({0: 10, 1: 9, 2: 9, 3: 9}, [18, 12, 6])
+    {0: 18, 1: 6, 2: 6, 3: 6}
+    """
+    out = {k: 0 for k in values}
+    ranked = sorted((v, k) for k, v in values.items() if v > 0)[::-1]
+    rank = 0
+    i = 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        tied = [k for _, k in ranked[i:j]]
+        pot = sum(payouts[r] for r in range(rank, rank + len(tied)) if r < len(payouts))
+        for k in tied:
+            out[k] = pot // len(tied)
+        rank += len(tied)
+        i = j
+    return out
+
+
+def largest_area(g: Game, seat: int) -> int:
+    """Largest group of buildings connected by reach with the final sailing (R83)."""
+    own = terrain.own_mask(g, seat)
+    if not own.any():
+        return 0
+    p = g.state.players[seat]
+    flags = g.tab.faction_flags[int(p[P_FACTION])]
+    jump = 2 if flags["tunnel"] else 0  # Moles: tunnel range connects
+    tile = int(p[P_PALACE_TILE])
+    if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
+        jump = 3  # palace 9: flight range connects
+    rel = g.geo.area_relation(terrain.sailing(g, seat, final=True), g.state.built_bridges(), jump)
+    groups = g.geo.groups([int(x) for x in np.flatnonzero(own)], rel)
+    return max(len(grp) for grp in groups)
+
+
+def resource_coins(player: np.ndarray) -> int:
+    """R85 / OP-60: coins + tools + books + scholars + bowl III + bowl II // 2."""
+    bowls = player[P_BOWLS]
+    return int(
+        player[P_COINS] + player[P_TOOLS] + player[P_BOOKS].sum() + player[P_SCHOLARS] + bowls[2] + bowls[1] // 2
+    )
+
+
+def breakdown(g: Game) -> dict[str, list[int]]:
+    """Final-scoring VP per seat: area, science (4 tracks summed), resources."""
+    n = g.seats
+    fs = g.data.raw["final_scoring"]
+    areas = {seat: largest_area(g, seat) for seat in range(n)}
+    if n == 2:
+        areas[NEUTRAL] = int(g.state.glob[G_AREA_TOKEN])  # R25
+    area_vp = shared_ranks(areas, fs["area"])
+    science_vp = [0] * n
+    for d in range(4):
+        levels = {seat: int(g.state.players[seat, P_SCIENCE.start + d]) for seat in range(n)}
+        if n == 2:
+            levels[NEUTRAL] = int(g.state.glob[G_NEUTRAL_SCIENCE][d])
+        for seat, vp in shared_ranks(levels, fs["science"]).items():
+            if seat != NEUTRAL:
+                science_vp[seat] += vp
+    res = [resource_coins(g.state.players[seat]) // fs["coins_per_vp"] for seat in range(n)]
+    return {
+        "area": [area_vp[seat] for seat in range(n)],
+        "area_size": [areas[seat] for seat in range(n)],
+        "science": science_vp,
+        "resources": res,
+    }
+
+
+def final_scoring(g: Game) -> dict[str, list[int]]:
+    parts = breakdown(g)
+    for seat in range(g.seats):
+        g.state.players[seat, P_VP] += parts["area"][seat] + parts["science"][seat] + parts["resources"][seat]
+    return parts

@@ -1,0 +1,436 @@
+"""Setup (R5-R25): the random draws, the distribution, player setup and initial placement.
+
+``new_state`` performs every random draw from ``numpy.random.default_rng(seed)``; everything a
+player chooses during setup (sets, draft picks, bonus tiles, initial buildings, Lizards' steps,
+Wasteland's book, the Monks' and Inventors' competencies, setup spades) is a decision pushed by
+``setup_step``, run in the order of R15-R23.  With ``setup_choices="random"`` the engine takes
+those decisions itself, uniformly among the legal moves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aoi_env.core import effects, pending
+from aoi_env.core.board import hex_name
+from aoi_env.core.engine import applies, decision
+from aoi_env.core.moves import BONUS_BASE, BUILDING_BASE, BUNDLE_BASE, FACTION_BASE, HEX_BASE, PALACE_BASE, TERRAIN_BASE
+from aoi_env.core.pending import Kind
+from aoi_env.core.rules import buildings, terrain
+from aoi_env.core.state import (
+    G_AREA_TOKEN,
+    G_BONUS_COINS,
+    G_BONUS_STATE,
+    G_BOOK_ACTIONS,
+    G_BUNDLE_BONUS,
+    G_BUNDLE_FACTION,
+    G_CITY_LEFT,
+    G_COMP_LEFT,
+    G_COMP_SPACES,
+    G_DRAFT_BOARDS,
+    G_DRAFT_FACTIONS,
+    G_DRAFT_PALACES,
+    G_FINAL_TILE,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
+    G_NEUTRAL_LEFT,
+    G_NEUTRAL_SCIENCE,
+    G_NEXT_ORDER,
+    G_ORDER,
+    G_PALACE_STATE,
+    G_PAVILIONS_LEFT,
+    G_ROUND_TILES,
+    G_SCHOLAR_SPACES,
+    G_SEED,
+    G_SETUP_STEP,
+    G_START_PLAYER,
+    H_OWNER,
+    H_TERRAIN,
+    NEUTRAL_SEAT,
+    P_BOARD,
+    P_BONUS,
+    P_BOWLS,
+    P_BUILT,
+    P_DRAFT_PALACE,
+    P_FACTION,
+    P_INNOVATIONS,
+    P_NEUTRAL_BUILT,
+    P_PALACE_TILE,
+    P_SCHOLAR_SUPPLY,
+    P_SETUP_SPADES,
+    P_VP,
+    State,
+)
+from aoi_env.data.enums import Building, Faction, Terrain
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+DISC_KEYS = ("banking", "law", "engineering", "medicine")
+PALACE_17 = 16  # id of palace tile no. 17 (R14)
+
+
+# --------------------------------------------------------------------------------------------
+# random draws
+
+
+def round_tile_building(g: Game, tile: int) -> str | None:
+    """Building type a round tile scores (for the final-tile conflict R7, OP-27)."""
+    for kind in ("workshop", "guild", "school"):
+        if f"build_{kind}" in g.tab.round_events[tile]:
+            return kind
+    return None
+
+
+def draw_round_tiles(g: Game, rng: np.random.Generator) -> list[int]:
+    """R6: reveal tiles and fill rounds 6 -> 1 with the spade-tile and discipline rules (OP-28)."""
+    ids = g.data.round_tile_ids
+    spade = ids.index("T2")
+    disc = [DISC_KEYS.index(g.tab.round_science[t]["discipline"]) for t in range(len(ids))]
+    pile = [int(t) for t in rng.permutation(len(ids))]
+    placed: dict[int, int] = {}
+    aside: int | None = None
+    rnd = 6
+    while rnd >= 1:
+        tile = pile.pop()
+        if tile == spade and rnd >= 5:
+            aside = tile  # R6(a): set aside, shuffled back after rounds 6 and 5 are filled
+            continue
+        same = [t for t in placed.values() if disc[t] == disc[tile]]
+        if len(same) == 2 and disc[placed[6]] != disc[tile]:
+            continue  # R6(b): the third tile of a discipline without round 6: out of the game
+        placed[rnd] = tile
+        rnd -= 1
+        if rnd == 4 and aside is not None:
+            pile.append(aside)
+            pile = [pile[int(i)] for i in rng.permutation(len(pile))]
+            aside = None
+    return [placed[r] for r in range(1, 7)]
+
+
+def draw_final_tile(g: Game, rng: np.random.Generator, round6: int) -> int:
+    """R7 / OP-27: redraw while the final tile shows the round-6 tile's building type."""
+    kind = round_tile_building(g, round6)
+    options = [f for f in range(len(g.data.final_tile_ids)) if g.tab.final_building[f].name.lower() != kind]
+    return int(options[int(rng.integers(len(options)))])
+
+
+def innovation_spaces(players: int, raw: dict) -> list[tuple[np.ndarray, int]]:
+    """(specific books per discipline, any books) of every display space for a player count (R20)."""
+    disp = raw["innovation_display"]
+    spaces = []
+    for _ in range(disp["rows_per_column"][players]):
+        for d in range(4):
+            spec = np.zeros(4, dtype=np.int32)
+            spec[d] = disp["column_cost"]["own"]
+            spaces.append((spec, disp["column_cost"]["any"]))
+    if disp["mixed"][players]:
+        for cost in disp["mixed_spaces"]:
+            spec = np.array([cost.get(k, 0) for k in DISC_KEYS], dtype=np.int32)
+            spaces.append((spec, cost["any"]))
+    return spaces
+
+
+def new_state(g: Game, seed: int) -> State:
+    """A fresh game after every random setup draw, before any player decision."""
+    cfg = g.config
+    n = cfg.players
+    rng = np.random.default_rng(seed)
+    s = State.empty(n)
+    glob = s.glob
+    glob[G_SEED] = seed % (2**31)
+
+    s.hexes[:, H_TERRAIN] = g.geo.terrain
+    s.hexes[:, H_OWNER] = -1
+    p = s.players
+    p[:, P_FACTION] = p[:, P_BOARD] = p[:, P_BONUS] = -1
+    p[:, P_PALACE_TILE] = p[:, P_DRAFT_PALACE] = -1
+    p[:, P_INNOVATIONS] = -1
+    p[:, P_SCHOLAR_SUPPLY] = g.data.raw["scholars_per_player"]
+    p[:, P_VP] = g.data.raw["start_vp"]
+    glob[G_ORDER] = -1
+    glob[G_NEXT_ORDER] = -1
+
+    tiles = draw_round_tiles(g, rng)  # R6
+    glob[G_ROUND_TILES] = tiles
+    glob[G_FINAL_TILE] = draw_final_tile(g, rng, tiles[5])  # R7
+    glob[G_BOOK_ACTIONS] = np.sort(rng.choice(6, size=3, replace=False))  # R8
+    glob[G_COMP_SPACES] = rng.permutation(12)  # R11
+    glob[G_COMP_LEFT] = g.data.raw["competency_display"]["copies"]
+    spaces = len(g.innovation_space_cost)  # R12
+    glob[G_INNOV_SPACES] = -1
+    glob[G_INNOV_OWNER] = -2
+    order = rng.permutation(18)
+    glob[G_INNOV_SPACES.start : G_INNOV_SPACES.start + spaces] = order[:spaces]
+    glob[G_INNOV_OWNER.start + order[:spaces]] = -1
+    glob[G_CITY_LEFT] = g.data.raw["city_copies"]
+    for key, count in g.data.raw["neutral_pieces"].items():
+        glob[G_NEUTRAL_LEFT.start + Building[key.upper()]] = count
+    glob[G_PAVILIONS_LEFT] = g.data.raw["pavilion_pieces"]
+    glob[G_SCHOLAR_SPACES] = -1
+    glob[G_BONUS_STATE] = -2
+    glob[G_PALACE_STATE] = -2
+    glob[G_BUNDLE_FACTION] = -1
+    glob[G_BUNDLE_BONUS] = -1
+    glob[G_DRAFT_FACTIONS] = -1
+    glob[G_DRAFT_PALACES] = -1
+    glob[G_DRAFT_BOARDS] = -1
+
+    bonuses = [int(b) for b in rng.permutation(10)]
+    factions = [int(f) for f in rng.permutation(12)]
+    others = [int(t) for t in rng.permutation(16)]  # palace tiles 1..16
+    if cfg.fixed_setup:
+        fixed_f = [Faction[f.upper()] for f in cfg.factions]
+        fixed_b = [Terrain[b.upper()] for b in cfg.boards]
+        free_f = [f for f in factions if f not in fixed_f]
+        free_b = [int(t) for t in rng.permutation(7) if t not in fixed_b]
+        for seat in range(n):
+            p[seat, P_FACTION] = fixed_f[seat] if fixed_f else free_f[seat]
+            p[seat, P_BOARD] = fixed_b[seat] if fixed_b else free_b[seat]
+        glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1  # picked as in R16.8
+        _offer_palaces(glob, others, n)
+    elif cfg.distribution == "standard":  # R15
+        glob[G_BUNDLE_FACTION] = factions[:7]
+        glob[G_BUNDLE_BONUS] = bonuses[:7]
+        for b in bonuses[7:]:
+            glob[G_BONUS_STATE.start + b] = -1
+            glob[G_BONUS_COINS.start + b] = 1
+        _offer_palaces(glob, others, n)
+    else:  # R16 draft: 6 planning cards, P + 1 factions and palace tiles, P + 3 bonus tiles
+        glob[G_DRAFT_BOARDS] = np.sort(rng.permutation(7)[:6])
+        glob[G_DRAFT_FACTIONS.start : G_DRAFT_FACTIONS.start + n + 1] = sorted(factions[: n + 1])
+        glob[G_DRAFT_PALACES.start : G_DRAFT_PALACES.start + n + 1] = sorted(others[: n + 1])
+        glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1
+    glob[G_START_PLAYER] = int(rng.integers(n))  # R15.3 / R16.6
+
+    if n == 2:  # R24: the neutral faction
+        glob[G_AREA_TOKEN] = cfg.area_tokens[int(rng.integers(len(cfg.area_tokens)))]
+        for d in range(4):
+            glob[G_SCHOLAR_SPACES.start + d * 4 + 1] = NEUTRAL_SEAT
+        level = np.full(4, g.data.raw["two_player"]["neutral_start_level"], dtype=np.int32)
+        for rnd in range(5):
+            sci = g.tab.round_science[tiles[rnd]]
+            level[DISC_KEYS.index(sci["discipline"])] += sci["per"]
+        glob[G_NEUTRAL_SCIENCE] = level
+    glob[G_SETUP_STEP] = 0
+    s.glob[pending.G_DEPTH] = 0
+    return s
+
+
+def _offer_palaces(glob: np.ndarray, others: list[int], n: int) -> None:
+    """R14: palace 17 plus P + 1 random tiles are available."""
+    glob[G_PALACE_STATE.start + PALACE_17] = -1
+    for t in others[: n + 1]:
+        glob[G_PALACE_STATE.start + t] = -1
+
+
+# --------------------------------------------------------------------------------------------
+# the setup sequence (R15-R23)
+
+TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain)[:7]
+FACTION_NAMES = tuple(f.name.lower() for f in Faction)
+
+
+def _counter_clockwise_from_right(start: int, n: int) -> list[int]:
+    """R15.4 / R16.8: the player right of the start player first, counter-clockwise, start last."""
+    return [(start - k) % n for k in range(1, n + 1)]
+
+
+def _flags(g: Game, seat: int) -> dict:
+    return g.tab.faction_flags[int(g.state.players[seat, P_FACTION])]
+
+
+def setup_step(g: Game) -> None:
+    """Push the decisions of the next setup stage (called when the stack is empty)."""
+    s = g.state
+    n = g.seats
+    start = int(s.glob[G_START_PLAYER])
+    step = int(s.glob[G_SETUP_STEP])
+    s.glob[G_SETUP_STEP] = step + 1
+    order = [(start + k) % n for k in range(n)]  # R17.9: round-1 order, clockwise from the start
+    if step == 0:  # distribution
+        picks: list[tuple[Kind, int]] = []
+        if g.config.fixed_setup or g.config.distribution == "draft":
+            if g.config.distribution == "draft" and not g.config.fixed_setup:
+                picks += [(Kind.DRAFT_PICK, seat) for _ in range(3) for seat in order]  # R16.7
+            picks += [(Kind.PICK_BONUS, seat) for seat in _counter_clockwise_from_right(start, n)]
+        else:
+            picks += [(Kind.PICK_BUNDLE, seat) for seat in _counter_clockwise_from_right(start, n)]
+        for kind, seat in reversed(picks):
+            pending.push(s, kind, seat)
+    elif step == 1:  # coins on the display, turn order, player setup (R15.2, R16.8, R17)
+        display = s.glob[G_BONUS_STATE] == -1
+        s.glob[G_BONUS_COINS][display] = 1
+        s.glob[G_ORDER.start : G_ORDER.start + n] = order
+        for seat in reversed(order):
+            pending.push(s, Kind.PLAYER_SETUP, seat)
+    elif step == 2:  # snake placement of the initial Workshops (R21), Monks skip it (R22)
+        seq = [seat for seat in order + order[::-1] if not _flags(g, seat)["setup_university"]]
+        for seat in reversed(seq):
+            _push_initial(g, seat)
+    elif step == 3:  # Omar's third building, Monks' University, Inventors' competency (R22, R23)
+        for seat in reversed(order):
+            if _flags(g, seat)["setup_competency"]:
+                pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 1)
+        for seat in reversed(order):
+            if _flags(g, seat)["setup_university"]:
+                pending.push(s, Kind.INITIAL_PLACE, seat, Building.UNIVERSITY)
+        for seat in reversed(order):
+            if _flags(g, seat)["setup_tower"]:
+                _push_initial(g, seat)
+    elif step == 4:  # setup spades in turn order, no Workshop (R23, OP-37)
+        for seat in reversed(order):
+            spades = int(s.players[seat, P_SETUP_SPADES])
+            s.players[seat, P_SETUP_SPADES] = 0
+            if spades:
+                pending.push(s, Kind.SPADES, seat, spades)
+    else:
+        from aoi_env.core import flow
+
+        flow.start_round(g, 1)
+
+
+def _push_initial(g: Game, seat: int) -> None:
+    if _flags(g, seat)["setup_tower"]:
+        pending.push(g.state, Kind.INITIAL_KIND, seat)
+    else:
+        pending.push(g.state, Kind.INITIAL_PLACE, seat, Building.WORKSHOP)
+
+
+def player_setup(g: Game, seat: int) -> None:
+    """R17: bowls, starting resources and science steps of board + faction (thresholds pay)."""
+    p = g.state.players[seat]
+    board = g.data.boards[int(p[P_BOARD])]
+    faction = int(p[P_FACTION])
+    p[P_BOWLS] = board.bowls
+    start = dict(board.start)
+    for k, v in g.tab.faction_start[faction].items():
+        start[k] = start.get(k, 0) + v
+    p[P_SETUP_SPADES] += board.setup_spades  # Desert (R23)
+    effects.gain(g, seat, start)
+    if _flags(g, seat)["setup_steps_any"]:
+        pending.push(g.state, Kind.STEPS_ANY, seat, _flags(g, seat)["setup_steps_any"])  # Lizards (R94)
+    steps = dict(board.start_steps)
+    for d, v in g.data.factions[faction]["start_steps"].items():
+        steps[d] = steps.get(d, 0) + v
+    from aoi_env.core.rules import science
+
+    for d, v in sorted(steps.items()):
+        science.advance(g, seat, int(d), v)
+
+
+# --------------------------------------------------------------------------------------------
+# setup decisions
+
+
+def _bundle_text(g: Game, row: np.ndarray, a: int) -> str:
+    return f"set {TERRAIN_NAMES[a - BUNDLE_BASE]}"
+
+
+@decision(Kind.PICK_BUNDLE, _bundle_text)
+def _bundle_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [BUNDLE_BASE + t for t in range(7) if g.state.glob[G_BUNDLE_FACTION.start + t] >= 0]
+
+
+@applies(Kind.PICK_BUNDLE)
+def _bundle_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """R15.4-R15.5: the set's faction, the matching planning board, the round bonus tile."""
+    from aoi_env.core.decisions import take_bonus
+
+    seat, t = int(row[1]), a - BUNDLE_BASE
+    s = g.state
+    s.players[seat, P_FACTION] = s.glob[G_BUNDLE_FACTION.start + t]
+    s.players[seat, P_BOARD] = t
+    s.glob[G_BUNDLE_FACTION.start + t] = -1
+    take_bonus(g, seat, int(s.glob[G_BUNDLE_BONUS.start + t]))
+
+
+def _draft_text(g: Game, row: np.ndarray, a: int) -> str:
+    if TERRAIN_BASE <= a < TERRAIN_BASE + 7:
+        return f"draft {TERRAIN_NAMES[a - TERRAIN_BASE]}"
+    if FACTION_BASE <= a < FACTION_BASE + 12:
+        return f"draft {FACTION_NAMES[a - FACTION_BASE]}"
+    return f"draft palace {a - PALACE_BASE + 1}"
+
+
+@decision(Kind.DRAFT_PICK, _draft_text)
+def _draft_legal(g: Game, row: np.ndarray) -> list[int]:
+    """R16.7: one component per turn, of a type the player does not have yet."""
+    s = g.state
+    p = s.players[int(row[1])]
+    out = []
+    if p[P_BOARD] < 0:
+        out += [TERRAIN_BASE + int(t) for t in s.glob[G_DRAFT_BOARDS] if t >= 0]
+    if p[P_FACTION] < 0:
+        out += [FACTION_BASE + int(f) for f in s.glob[G_DRAFT_FACTIONS] if f >= 0]
+    if p[P_DRAFT_PALACE] < 0:
+        out += [PALACE_BASE + int(t) for t in s.glob[G_DRAFT_PALACES] if t >= 0]
+    return out
+
+
+@applies(Kind.DRAFT_PICK)
+def _draft_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat = int(row[1])
+    s = g.state
+    p = s.players[seat]
+    if TERRAIN_BASE <= a < TERRAIN_BASE + 7:
+        value, pool, field = a - TERRAIN_BASE, G_DRAFT_BOARDS, P_BOARD
+    elif FACTION_BASE <= a < FACTION_BASE + 12:
+        value, pool, field = a - FACTION_BASE, G_DRAFT_FACTIONS, P_FACTION
+    else:
+        value, pool, field = a - PALACE_BASE, G_DRAFT_PALACES, P_DRAFT_PALACE
+        s.glob[G_PALACE_STATE.start + value] = seat
+    p[field] = value
+    slots = s.glob[pool]
+    slots[np.flatnonzero(slots == value)[0]] = -1
+
+
+@decision(Kind.PICK_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
+def _setup_bonus_legal(g: Game, row: np.ndarray) -> list[int]:
+    state = g.state.glob[G_BONUS_STATE]
+    return [BONUS_BASE + b for b in range(10) if state[b] == -1]
+
+
+@applies(Kind.PICK_BONUS)
+def _setup_bonus_apply(g: Game, row: np.ndarray, a: int) -> None:
+    from aoi_env.core.decisions import take_bonus
+
+    take_bonus(g, int(row[1]), a - BONUS_BASE)
+
+
+@decision(Kind.INITIAL_KIND, lambda g, row, a: f"start {Building(a - BUILDING_BASE + 1).name.lower()}")
+def _kind_legal(g: Game, row: np.ndarray) -> list[int]:
+    """OP-43: Omar chooses Workshop or Tower at each of its three placements."""
+    p = g.state.players[int(row[1])]
+    out = []
+    if p[P_BUILT.start + Building.WORKSHOP] < 2:
+        out.append(BUILDING_BASE + Building.WORKSHOP - 1)
+    if p[P_NEUTRAL_BUILT.start + Building.TOWER] < 1:
+        out.append(BUILDING_BASE + Building.TOWER - 1)
+    return out
+
+
+@applies(Kind.INITIAL_KIND)
+def _kind_apply(g: Game, row: np.ndarray, a: int) -> None:
+    pending.push(g.state, Kind.INITIAL_PLACE, int(row[1]), a - BUILDING_BASE + 1)
+
+
+def initial_targets(g: Game, seat: int) -> np.ndarray:
+    """R21, R22: any empty hex of the native terrain; no reach needed."""
+    return terrain.empty_land(g) & (terrain.distances_to_native(g, seat) == 0)
+
+
+@decision(Kind.INITIAL_PLACE, lambda g, row, a: f"place {hex_name(a - HEX_BASE)}")
+def _initial_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [HEX_BASE + int(p) for p in np.flatnonzero(initial_targets(g, int(row[1])))]
+
+
+@applies(Kind.INITIAL_PLACE)
+def _initial_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """Initial placement is not a build: no offers, no scoring (R21, OP-56)."""
+    seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
+    buildings.place(g, seat, pos, btype, neutral=btype == Building.TOWER)
+    if btype == Building.UNIVERSITY:
+        pending.push(g.state, Kind.CHOOSE_COMPETENCY, seat, 1)  # Monks (R96)

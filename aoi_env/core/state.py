@@ -1,0 +1,225 @@
+"""All game state as a few fixed-shape numpy arrays (DESIGN.md §4).
+
+``State`` holds only arrays, so ``clone()`` is a handful of array copies, equality is array
+equality, and a state serialises to bytes or JSON and back.  Field positions are named
+constants built from the layouts below (``P_COINS``, ``G_ROUND``, ``G_ROUND_TILES`` ...), so the
+engine reads ``state.players[seat, P_COINS]`` instead of magic numbers.
+
+Arrays (shapes depend only on the number of seats):
+
+=========  ==========================  ==================================================
+name       shape, dtype                contents
+=========  ==========================  ==================================================
+hexes      (117, HEX_FIELDS) int8      terrain, building, owner, neutral, pavilion, city
+players    (seats, PLAYER_FIELDS) i32  resources, bowls, tracks, science, tiles, flags
+glob       (GLOBAL_FIELDS,) int32      round/phase/turn order, displays, tile locations
+bridges    (15, 3) int16               built bridges: position a, position b, owner
+stack      (64, STACK_FIELDS) int32    pending decisions / continuations (see pending.py)
+=========  ==========================  ==================================================
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import numpy as np
+
+from aoi_env.data import NUM_POSITIONS
+
+STATE_SCHEMA_VERSION = 1
+
+MAX_SEATS = 5
+MAX_BRIDGES = 15  # 3 per player (R2)
+MAX_STACK = 64
+STACK_FIELDS = 8  # kind, seat, p0..p5
+
+
+class _Fields:
+    """Hands out consecutive offsets: a size-1 field is an int index, a larger one a slice."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.names: dict[str, int | slice] = {}
+
+    def add(self, name: str, size: int = 1) -> Any:
+        value: int | slice = self.size if size == 1 else slice(self.size, self.size + size)
+        self.names[name] = value
+        self.size += size
+        return value
+
+
+HEX_LAYOUT = _h = _Fields()
+H_TERRAIN = _h.add("terrain")  # Terrain (changes with terraforming, R36)
+H_BUILDING = _h.add("building")  # Building, 0 = empty
+H_OWNER = _h.add("owner")  # seat or -1
+H_NEUTRAL = _h.add("neutral")  # 1 = neutral building (R46)
+H_PAVILION = _h.add("pavilion")  # 1 = a pavilion is attached (C6)
+H_CITY = _h.add("city")  # 1 = the building belongs to a city (R43, R44)
+H_RIVER_CITY = _h.add("river_city")  # 1 = river hex ignored for a city by palace 14 (R134)
+HEX_FIELDS = _h.size
+
+PLAYER_LAYOUT = _p = _Fields()
+P_FACTION = _p.add("faction")  # Faction or -1 before the distribution
+P_BOARD = _p.add("board")  # Terrain of the planning board (= native terrain, colour) or -1
+P_VP = _p.add("vp")
+P_COINS = _p.add("coins")
+P_TOOLS = _p.add("tools")
+P_SCHOLARS = _p.add("scholars")  # holdings (usable, R3)
+P_SCHOLAR_SUPPLY = _p.add("scholar_supply")  # personal supply (R3)
+P_BOOKS = _p.add("books", 4)  # per discipline colour
+P_BOWLS = _p.add("bowls", 3)  # power bowls I, II, III (R29)
+P_SCIENCE = _p.add("science", 4)  # level per discipline (R47)
+P_SAILING = _p.add("sailing")  # track value (R71)
+P_TERRAFORMING = _p.add("terraforming")  # upgrades done: 0 = 3 tools per spade (R72)
+P_BUILT = _p.add("built", 8)  # buildings from the planning board on the map, per Building (R54)
+P_NEUTRAL_BUILT = _p.add("neutral_built", 8)  # neutral buildings owned on the map, per Building (R46)
+P_CITIES = _p.add("cities")  # city tiles owned = keys earned (R45, OP-31)
+P_BRIDGES = _p.add("bridges")  # bridges built (R40)
+P_PAVILIONS = _p.add("pavilions")  # pavilions in hand (C6)
+P_COMPETENCIES = _p.add("competencies")  # bitmask over C1..C12
+P_INNOVATIONS = _p.add("innovations", 3)  # innovation ids in slots 1-3, -1 = empty (R73)
+P_PALACE_TILE = _p.add("palace_tile")  # palace tile id once the Palace is built, else -1 (R68)
+P_DRAFT_PALACE = _p.add("draft_palace")  # palace tile drafted but not yet built (R16, OP-54), else -1
+P_BONUS = _p.add("bonus")  # round bonus tile held, -1 none (R78)
+P_PASSED = _p.add("passed")
+P_SPECIALS_USED = _p.add("specials_used")  # bitmask of special actions used this round (R76)
+P_NEUTRAL_PALACE = _p.add("neutral_palace")  # 1 = owns the neutral Palace (OP-39)
+P_SETUP_SPADES = _p.add("setup_spades")  # spades to use after initial placement (R23, OP-37)
+P_DEFER_CITY = _p.add("defer_city")  # 1 while palace 15's parts resolve: city rewards wait (OP-19)
+PLAYER_FIELDS = _p.size
+
+GLOBAL_LAYOUT = _g = _Fields()
+G_ROUND = _g.add("round")  # 0 = setup, 1..6, 7 = game over
+G_PHASE = _g.add("phase")  # Phase
+G_START_PLAYER = _g.add("start_player")
+G_ORDER = _g.add("order", 5)  # this round's turn order (seats), -1 padded
+G_NEXT_ORDER = _g.add("next_order", 5)  # order of passing = next round's order (R78.4)
+G_NEXT_COUNT = _g.add("next_count")
+G_TURN = _g.add("turn")  # index into order of the seat to act
+G_ROUND_TILES = _g.add("round_tiles", 6)  # round scoring tile per round 1-6 (R6)
+G_FINAL_TILE = _g.add("final_tile")  # final round tile (R7)
+G_BOOK_ACTIONS = _g.add("book_actions", 3)  # book actions in play (R8)
+G_SPELLS_USED = _g.add("spells_used", 6)  # X tokens on spells, printed order (R75)
+G_BOOKS_USED = _g.add("books_used", 3)  # X tokens on the 3 book-action spaces
+G_BONUS_STATE = _g.add("bonus_state", 10)  # -2 out of the game, -1 on the display, else seat holding it
+G_BONUS_COINS = _g.add("bonus_coins", 10)  # coins lying on display tiles (R80.3)
+G_INNOV_SPACES = _g.add("innov_spaces", 12)  # innovation id per display space, -1 = no such space (R20)
+G_INNOV_OWNER = _g.add("innov_owner", 18)  # -2 out of the game, -1 available, else seat
+G_COMP_SPACES = _g.add("comp_spaces", 12)  # competency type per display space (space = column * 3 + row, R11)
+G_COMP_LEFT = _g.add("comp_left", 12)  # copies left per competency type
+G_PALACE_STATE = _g.add("palace_state", 17)  # -2 out of the game, -1 available, else seat (R14)
+G_CITY_LEFT = _g.add("city_left", 7)  # city tiles left per type (R13)
+G_NEUTRAL_LEFT = _g.add("neutral_left", 8)  # neutral pieces left per Building (R1)
+G_PAVILIONS_LEFT = _g.add("pavilions_left")
+G_SCHOLAR_SPACES = _g.add("scholar_spaces", 16)  # discipline * 4 + space: -1 empty, seat, or NEUTRAL_SEAT (R47)
+G_AREA_TOKEN = _g.add("area_token")  # 2-player neutral area size (R24), 0 otherwise
+G_NEUTRAL_SCIENCE = _g.add("neutral_science", 4)  # 2-player neutral status markers (R24)
+G_BUNDLE_FACTION = _g.add("bundle_faction", 7)  # standard distribution: faction in each set (R15), -1 taken
+G_BUNDLE_BONUS = _g.add("bundle_bonus", 7)  # round bonus tile in each set
+G_DRAFT_FACTIONS = _g.add("draft_factions", 6)  # draft variant pools (R16); -1 = taken or unused
+G_DRAFT_PALACES = _g.add("draft_palaces", 6)
+G_DRAFT_BOARDS = _g.add("draft_boards", 6)
+G_SEED = _g.add("seed")  # for randomness after setup (random setup choices, Automa decks)
+G_RNG_COUNTER = _g.add("rng_counter")
+G_DECISIONS = _g.add("decisions")  # decisions applied so far
+G_DEPTH = _g.add("depth")  # pending stack depth
+G_NUM_BRIDGES = _g.add("num_bridges")
+G_SETUP_STEP = _g.add("setup_step")  # progress through the setup sequence
+GLOBAL_FIELDS = _g.size
+
+NEUTRAL_SEAT = 9  # owner id of the 2-player neutral faction's scholars (R24)
+
+
+class Phase:
+    """Values of ``glob[G_PHASE]``."""
+
+    SETUP = 0
+    INCOME = 1  # Phase I (R57)
+    ACTIONS = 2  # Phase II (R58)
+    SCIENCE = 3  # Phase III (R80)
+    OVER = 4  # final scoring done (R82)
+
+    NAMES = ("setup", "income", "actions", "science", "over")
+
+
+class State:
+    """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
+
+    __slots__ = ("hexes", "players", "glob", "bridges", "stack")
+
+    def __init__(
+        self, hexes: np.ndarray, players: np.ndarray, glob: np.ndarray, bridges: np.ndarray, stack: np.ndarray
+    ) -> None:
+        self.hexes = hexes
+        self.players = players
+        self.glob = glob
+        self.bridges = bridges
+        self.stack = stack
+
+    @classmethod
+    def empty(cls, seats: int) -> State:
+        if not 1 <= seats <= MAX_SEATS:
+            raise ValueError(f"seats must be 1..{MAX_SEATS}, got {seats}")
+        return cls(
+            np.zeros((NUM_POSITIONS, HEX_FIELDS), dtype=np.int8),
+            np.zeros((seats, PLAYER_FIELDS), dtype=np.int32),
+            np.zeros(GLOBAL_FIELDS, dtype=np.int32),
+            np.zeros((MAX_BRIDGES, 3), dtype=np.int16),
+            np.zeros((MAX_STACK, STACK_FIELDS), dtype=np.int32),
+        )
+
+    @property
+    def seats(self) -> int:
+        return self.players.shape[0]
+
+    def clone(self) -> State:
+        return State(self.hexes.copy(), self.players.copy(), self.glob.copy(), self.bridges.copy(), self.stack.copy())
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.hexes, self.players, self.glob, self.bridges, self.stack)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays(), strict=False))
+
+    def __hash__(self) -> int:  # states are mutable; hash the bytes when a key is needed
+        raise TypeError("State is mutable; use hash(state.to_bytes())")
+
+    def built_bridges(self) -> np.ndarray:
+        """int array (n, 2) of the bridges on the map."""
+        return self.bridges[: self.glob[G_NUM_BRIDGES], :2].astype(np.intp)
+
+    # -- serialisation ----------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """Compact binary form; ``State.from_bytes`` restores an equal state."""
+        header = np.array([STATE_SCHEMA_VERSION, self.seats], dtype=np.int32).tobytes()
+        return header + b"".join(a.tobytes() for a in self.arrays())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> State:
+        version, seats = np.frombuffer(data[:8], dtype=np.int32)
+        if version != STATE_SCHEMA_VERSION:
+            raise ValueError(f"state schema {version} is not {STATE_SCHEMA_VERSION}")
+        out = cls.empty(int(seats))
+        offset = 8
+        for arr in out.arrays():
+            n = arr.nbytes
+            arr[...] = np.frombuffer(data[offset : offset + n], dtype=arr.dtype).reshape(arr.shape)
+            offset += n
+        if offset != len(data):
+            raise ValueError(f"state bytes have {len(data) - offset} trailing bytes")
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps({"schema": STATE_SCHEMA_VERSION, "bytes": base64.b64encode(self.to_bytes()).decode()})
+
+    @classmethod
+    def from_json(cls, text: str) -> State:
+        doc = json.loads(text)
+        if doc.get("schema") != STATE_SCHEMA_VERSION:
+            raise ValueError(f"state schema {doc.get('schema')} is not {STATE_SCHEMA_VERSION}")
+        return cls.from_bytes(base64.b64decode(doc["bytes"]))

@@ -1,0 +1,131 @@
+"""Component rows with every ruleset / player-count choice resolved, built once per (ruleset, players).
+
+The engine reads gains from here (``tables(ruleset, players).faction_events[faction]["spade"]``)
+so no effect code ever branches on the ruleset.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from aoi_env.data import EVENTS, load, resolve, resolve_gain
+from aoi_env.data.enums import Building
+
+Gain = dict[str, Any]
+Events = dict[str, Gain]
+
+
+def _events(row: dict[str, Any], ruleset: str, players: int) -> Events:
+    return {ev: resolve_gain(g, ruleset, players) for ev, g in row.get("events", {}).items()}
+
+
+def _part(row: dict[str, Any], key: str, ruleset: str, players: int) -> Gain:
+    return resolve_gain(row.get(key, {}), ruleset, players)
+
+
+@dataclass(frozen=True)
+class Tables:
+    ruleset: str
+    players: int
+    faction_events: tuple[Events, ...]
+    faction_income: tuple[Gain, ...]
+    faction_special: tuple[Gain, ...]
+    faction_start: tuple[Gain, ...]
+    faction_flags: tuple[dict[str, Any], ...]  # scalar fields (tunnel, spell_discount, ...)
+    palace_events: tuple[Events, ...]
+    palace_income: tuple[Gain, ...]
+    palace_once: tuple[Gain, ...]
+    palace_special: tuple[Gain, ...]
+    palace_pass: tuple[Gain, ...]
+    palace_flags: tuple[dict[str, Any], ...]
+    innovation_once: tuple[Gain, ...]
+    innovation_income: tuple[Gain, ...]
+    innovation_special: tuple[Gain, ...]
+    innovation_pass: tuple[Gain, ...]
+    competency_events: tuple[Events, ...]
+    competency_income: tuple[Gain, ...]
+    competency_once: tuple[Gain, ...]
+    competency_special: tuple[Gain, ...]
+    competency_pass: tuple[Gain, ...]
+    bonus_events: tuple[Events, ...]
+    bonus_income: tuple[Gain, ...]
+    bonus_special: tuple[Gain, ...]
+    bonus_pass: tuple[Gain, ...]
+    bonus_reach: tuple[int, ...]
+    round_events: tuple[Events, ...]
+    round_science: tuple[dict[str, Any], ...]
+    final_events: tuple[Events, ...]
+    final_building: tuple[Building, ...]
+    spell_cost: tuple[int, ...]
+    spell_effect: tuple[Gain, ...]
+    book_cost: tuple[int, ...]
+    book_effect: tuple[Gain, ...]
+    city_vp: tuple[int, ...]
+    city_reward: tuple[Gain, ...]
+
+
+@functools.cache
+def tables(ruleset: str, players: int) -> Tables:
+    d = load()
+
+    def rows(seq: tuple[dict[str, Any], ...], key: str) -> tuple[Gain, ...]:
+        return tuple(_part(r, key, ruleset, players) for r in seq)
+
+    def events(seq: tuple[dict[str, Any], ...]) -> tuple[Events, ...]:
+        return tuple(_events(r, ruleset, players) for r in seq)
+
+    flag_keys = (
+        "science_bonus_offset", "spell_discount", "setup_competency", "setup_steps_any", "tunnel",
+        "bridge_action", "setup_university", "setup_tower", "on_competency_book",
+    )  # fmt: skip
+    faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in d.factions)
+    palace_flags = tuple(
+        {k: resolve(p.get(k, 0), ruleset, players) for k in ("city_power", "flight", "river_city")}
+        for p in d.palace_tiles
+    )
+    building_keys = {b.name.lower(): b for b in Building}
+    t = Tables(
+        ruleset=ruleset,
+        players=players,
+        faction_events=events(d.factions),
+        faction_income=rows(d.factions, "income"),
+        faction_special=rows(d.factions, "special"),
+        faction_start=rows(d.factions, "start"),
+        faction_flags=faction_flags,
+        palace_events=events(d.palace_tiles),
+        palace_income=rows(d.palace_tiles, "income"),
+        palace_once=rows(d.palace_tiles, "once"),
+        palace_special=rows(d.palace_tiles, "special"),
+        palace_pass=rows(d.palace_tiles, "pass"),
+        palace_flags=palace_flags,
+        innovation_once=rows(d.innovations, "once"),
+        innovation_income=rows(d.innovations, "income"),
+        innovation_special=rows(d.innovations, "special"),
+        innovation_pass=rows(d.innovations, "pass"),
+        competency_events=events(d.competencies),
+        competency_income=rows(d.competencies, "income"),
+        competency_once=rows(d.competencies, "once"),
+        competency_special=rows(d.competencies, "special"),
+        competency_pass=rows(d.competencies, "pass"),
+        bonus_events=events(d.bonus_tiles),
+        bonus_income=rows(d.bonus_tiles, "income"),
+        bonus_special=rows(d.bonus_tiles, "special"),
+        bonus_pass=rows(d.bonus_tiles, "pass"),
+        bonus_reach=tuple(int(b.get("reach_bonus", 0)) for b in d.bonus_tiles),
+        round_events=events(d.round_tiles),
+        round_science=tuple(r["science"] for r in d.round_tiles),
+        final_events=events(d.final_tiles),
+        final_building=tuple(building_keys[f["building"]] for f in d.final_tiles),
+        spell_cost=tuple(int(s["power"]) for s in d.spells),
+        spell_effect=rows(d.spells, "effect"),
+        book_cost=tuple(int(b["books"]) for b in d.book_actions),
+        book_effect=rows(d.book_actions, "effect"),
+        city_vp=tuple(int(c["vp"]) for c in d.city_tiles),
+        city_reward=rows(d.city_tiles, "reward"),
+    )
+    for ev_table in (t.faction_events, t.palace_events, t.competency_events, t.bonus_events, t.round_events):
+        for evs in ev_table:
+            assert set(evs) <= set(EVENTS)
+    return t

@@ -1,0 +1,327 @@
+"""Terraform & Build as a sequence of decisions (R60-R65, OP-34, OP-35, OP-48, OP-49).
+
+A TB has ``free`` spades (0 for the plain action paid with tools) and flags (``TB_*``):
+
+1. ``TB_TARGET``: the first hex, in reach and unbuilt; non-native if a spade can be paid, or
+   native if a Workshop can be built (OP-35).  ``tunnel`` / ``fly`` switch to a jump target
+   (Moles R95 for 1 tool, palace 9 R129 for 1 scholar; at most one per TB, OP-48/49).
+2. ``TB_SPADES``: how many spades on that hex; free ones first, tools buy the missing ones only
+   if the free spades cannot finish the hex (R63.1); stopping short is allowed (R63.2).
+3. ``TB_FINISH``: once the hex is native, leftover free spades go one by one to other hexes in
+   reach (R63.3), then the one Workshop on the first hex, or ``done``.
+
+Phase III and setup spades use ``SPADES`` (split freely, no buying, no Workshop: R81, OP-36/37);
+neutral buildings use ``NEUTRAL_PLACE`` (tools only, no jumps: R46, OP-38).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core import pending
+from aoi_env.core.board import hex_name
+from aoi_env.core.effects import fire
+from aoi_env.core.engine import Game, applies, decision
+from aoi_env.core.moves import BUILDING_BASE, COUNT_BASE, DONE, FLY, HEX_BASE, TUNNEL
+from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
+from aoi_env.core.rules import buildings, terrain
+from aoi_env.core.state import H_BUILDING, P_COINS, P_FACTION, P_PALACE_TILE, P_SCHOLAR_SUPPLY, P_SCHOLARS, P_TOOLS
+from aoi_env.data.enums import Building
+
+WORKSHOP_ID = BUILDING_BASE + Building.WORKSHOP - 1
+
+
+def _can_tunnel(g: Game, seat: int) -> bool:
+    return bool(g.tab.faction_flags[int(g.state.players[seat, P_FACTION])]["tunnel"])
+
+
+def _can_fly(g: Game, seat: int) -> bool:
+    tile = int(g.state.players[seat, P_PALACE_TILE])
+    return tile >= 0 and bool(g.tab.palace_flags[tile]["flight"])
+
+
+def _targets(g: Game, seat: int, area: np.ndarray, free: int, flags: int, tools: int, coins_ok: bool) -> np.ndarray:
+    """First-hex candidates inside ``area`` given the tools left after any jump cost."""
+    dist = terrain.distances_to_native(g, seat)
+    empty = terrain.empty_land(g) & area
+    rate = terrain.tools_per_spade(g, seat)
+    spade_ok = free > 0 or (flags & TB_BUY and tools >= rate)
+    out = empty & (dist > 0) if spade_ok else np.zeros_like(empty)
+    if flags & TB_BUILD and not flags & TB_LIZARD:
+        cost = g.data.building_cost[Building.WORKSHOP]
+        if buildings.pieces_left(g, seat, Building.WORKSHOP) > 0 and tools >= cost["tools"] and coins_ok:
+            out = out | (empty & (dist == 0))
+    return out
+
+
+def _coins_for_workshop(g: Game, seat: int) -> bool:
+    return bool(g.state.players[seat, P_COINS] >= g.data.building_cost[Building.WORKSHOP]["coins"])
+
+
+def _plain_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
+    p = g.state.players[seat]
+    return _targets(g, seat, terrain.reach(g, seat), free, flags, int(p[P_TOOLS]), _coins_for_workshop(g, seat))
+
+
+def _tunnel_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
+    p = g.state.players[seat]
+    if flags & TB_NO_JUMP or not _can_tunnel(g, seat) or p[P_TOOLS] < 1:
+        return np.zeros(len(g.geo.land), dtype=bool)
+    area = g.geo.tunnel_targets(terrain.own_mask(g, seat), g.state.built_bridges())
+    return _targets(g, seat, area, free, flags, int(p[P_TOOLS]) - 1, _coins_for_workshop(g, seat))
+
+
+def _fly_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
+    p = g.state.players[seat]
+    if flags & TB_NO_JUMP or not _can_fly(g, seat) or p[P_SCHOLARS] < 1:
+        return np.zeros(len(g.geo.land), dtype=bool)
+    area = g.geo.flight_targets(terrain.own_mask(g, seat), g.state.built_bridges())
+    return _targets(g, seat, area, free, flags, int(p[P_TOOLS]), _coins_for_workshop(g, seat))
+
+
+def has_tb_target(g: Game, seat: int, free: int, flags: int) -> bool:
+    """Some first hex exists for a TB with these free spades and flags (no dead ends)."""
+    return bool(
+        _plain_targets(g, seat, free, flags).any()
+        or _tunnel_targets(g, seat, free, flags).any()
+        or _fly_targets(g, seat, free, flags).any()
+    )
+
+
+def _hexes(mask: np.ndarray) -> list[int]:
+    return [HEX_BASE + int(p) for p in np.flatnonzero(mask)]
+
+
+# --------------------------------------------------------------------------------------------
+# TB_TARGET / TB_TUNNEL / TB_FLY
+
+
+def _target_text(g: Game, row: np.ndarray, a: int) -> str:
+    if a == TUNNEL:
+        return "tunnel"
+    if a == FLY:
+        return "fly"
+    if a == DONE:
+        return "skip"
+    return f"target {hex_name(a - HEX_BASE)}"
+
+
+@decision(Kind.TB_TARGET, _target_text)
+def _target_legal(g: Game, row: np.ndarray) -> list[int]:
+    seat, free, flags = int(row[1]), int(row[2]), int(row[3])
+    out = _hexes(_plain_targets(g, seat, free, flags))
+    if _tunnel_targets(g, seat, free, flags).any():
+        out.append(TUNNEL)
+    if _fly_targets(g, seat, free, flags).any():
+        out.append(FLY)
+    if flags & TB_LIZARD:
+        out.append(DONE)  # Lizards may skip the spade and only place the free Workshop
+    return out
+
+
+@applies(Kind.TB_TARGET)
+def _target_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, free, flags = int(row[1]), int(row[2]), int(row[3])
+    if a == TUNNEL:
+        pending.push(g.state, Kind.TB_TUNNEL, seat, free, flags)
+    elif a == FLY:
+        pending.push(g.state, Kind.TB_FLY, seat, free, flags)
+    elif a == DONE:
+        pending.push(g.state, Kind.LIZARD_BUILD, seat, 0, flags)
+    else:
+        _start_on(g, seat, a - HEX_BASE, free, flags)
+
+
+@decision(Kind.TB_TUNNEL, lambda g, row, a: f"tunnel {hex_name(a - HEX_BASE)}")
+def _tunnel_legal(g: Game, row: np.ndarray) -> list[int]:
+    return _hexes(_tunnel_targets(g, int(row[1]), int(row[2]), int(row[3])))
+
+
+@applies(Kind.TB_TUNNEL)
+def _tunnel_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat = int(row[1])
+    g.state.players[seat, P_TOOLS] -= 1  # R95: 1 tool per tunnel
+    fire(g, seat, "tunnel")
+    _start_on(g, seat, a - HEX_BASE, int(row[2]), int(row[3]))
+
+
+@decision(Kind.TB_FLY, lambda g, row, a: f"fly {hex_name(a - HEX_BASE)}")
+def _fly_legal(g: Game, row: np.ndarray) -> list[int]:
+    return _hexes(_fly_targets(g, int(row[1]), int(row[2]), int(row[3])))
+
+
+@applies(Kind.TB_FLY)
+def _fly_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat = int(row[1])
+    p = g.state.players[seat]
+    p[P_SCHOLARS] -= 1  # R129: return 1 scholar
+    p[P_SCHOLAR_SUPPLY] += 1
+    fire(g, seat, "flight")
+    _start_on(g, seat, a - HEX_BASE, int(row[2]), int(row[3]))
+
+
+def _start_on(g: Game, seat: int, pos: int, free: int, flags: int) -> None:
+    if terrain.distances_to_native(g, seat)[pos] == 0:
+        _build_workshop(g, seat, pos, free=False)  # OP-35: build only, spades forfeited
+    else:
+        pending.push(g.state, Kind.TB_SPADES, seat, free, flags, pos)
+
+
+def _build_workshop(g: Game, seat: int, pos: int, free: bool) -> None:
+    if not free:
+        buildings.pay(g.state.players[seat], g.data.building_cost[Building.WORKSHOP])
+    buildings.place(g, seat, pos, Building.WORKSHOP)
+    buildings.after_build(g, seat, pos, Building.WORKSHOP)
+
+
+# --------------------------------------------------------------------------------------------
+# TB_SPADES
+
+
+def _max_spades(g: Game, seat: int, free: int, flags: int, pos: int) -> int:
+    d = int(terrain.distances_to_native(g, seat)[pos])
+    if free >= d:
+        return d
+    buy = g.state.players[seat, P_TOOLS] // terrain.tools_per_spade(g, seat) if flags & TB_BUY else 0
+    return int(min(d, free + buy))
+
+
+@decision(Kind.TB_SPADES, lambda g, row, a: f"spades {a - COUNT_BASE + 1}")
+def _spades_legal(g: Game, row: np.ndarray) -> list[int]:
+    k = _max_spades(g, int(row[1]), int(row[2]), int(row[3]), int(row[4]))
+    return [COUNT_BASE + i for i in range(k)]
+
+
+@applies(Kind.TB_SPADES)
+def _spades_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, free, flags, pos = (int(v) for v in row[1:5])
+    k = a - COUNT_BASE + 1
+    bought = max(0, k - free)
+    g.state.players[seat, P_TOOLS] -= bought * terrain.tools_per_spade(g, seat)
+    left = free - min(k, free)
+    terrain.apply_spades(g, seat, pos, k)
+    native = terrain.distances_to_native(g, seat)[pos] == 0
+    if flags & TB_LIZARD:
+        pending.push(g.state, Kind.LIZARD_BUILD, seat, 0, flags)
+    elif native:
+        pending.push(g.state, Kind.TB_FINISH, seat, left, flags, pos)  # R63.3: extras only after native
+
+
+# --------------------------------------------------------------------------------------------
+# TB_FINISH
+
+
+def _finish_text(g: Game, row: np.ndarray, a: int) -> str:
+    if a == WORKSHOP_ID:
+        return "workshop"
+    if a == DONE:
+        return "done"
+    return f"spade {hex_name(a - HEX_BASE)}"
+
+
+def _extra_targets(g: Game, seat: int, exclude: int) -> np.ndarray:
+    area = terrain.reach(g, seat) & terrain.empty_land(g) & (terrain.distances_to_native(g, seat) > 0)
+    area[exclude] = False
+    return area
+
+
+@decision(Kind.TB_FINISH, _finish_text)
+def _finish_legal(g: Game, row: np.ndarray) -> list[int]:
+    seat, left, flags, pos = (int(v) for v in row[1:5])
+    out = _hexes(_extra_targets(g, seat, pos)) if left > 0 else []
+    if flags & TB_BUILD and buildings.workshop_affordable(g, seat) and g.state.hexes[pos, H_BUILDING] == 0:
+        out.append(WORKSHOP_ID)
+    out.append(DONE)
+    return out
+
+
+@applies(Kind.TB_FINISH)
+def _finish_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, left, flags, pos = (int(v) for v in row[1:5])
+    if a == DONE:
+        return
+    if a == WORKSHOP_ID:
+        _build_workshop(g, seat, pos, free=False)
+        return
+    terrain.apply_spades(g, seat, a - HEX_BASE, 1)
+    pending.push(g.state, Kind.TB_FINISH, seat, left - 1, flags, pos)
+
+
+# --------------------------------------------------------------------------------------------
+# Lizards' free Workshop (R94, OP-53)
+
+
+def _lizard_targets(g: Game, seat: int) -> np.ndarray:
+    if buildings.pieces_left(g, seat, Building.WORKSHOP) <= 0:
+        return np.zeros(len(g.geo.land), dtype=bool)
+    return terrain.reach(g, seat) & terrain.empty_land(g) & (terrain.distances_to_native(g, seat) == 0)
+
+
+@decision(Kind.LIZARD_BUILD, lambda g, row, a: "done" if a == DONE else f"workshop {hex_name(a - HEX_BASE)}")
+def _lizard_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [*_hexes(_lizard_targets(g, int(row[1]))), DONE]
+
+
+@applies(Kind.LIZARD_BUILD)
+def _lizard_apply(g: Game, row: np.ndarray, a: int) -> None:
+    if a != DONE:
+        _build_workshop(g, int(row[1]), a - HEX_BASE, free=True)
+
+
+# --------------------------------------------------------------------------------------------
+# SPADES: Phase III science bonus and setup spades (R81, R23)
+
+
+def _loose_targets(g: Game, seat: int) -> np.ndarray:
+    return terrain.reach(g, seat) & terrain.empty_land(g) & (terrain.distances_to_native(g, seat) > 0)
+
+
+@decision(Kind.SPADES, lambda g, row, a: "done" if a == DONE else f"spade {hex_name(a - HEX_BASE)}")
+def _loose_legal(g: Game, row: np.ndarray) -> list[int]:
+    targets = _hexes(_loose_targets(g, int(row[1])))
+    return [*targets, DONE] if targets else []
+
+
+@applies(Kind.SPADES)
+def _loose_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, left = int(row[1]), int(row[2])
+    if a == DONE:
+        return
+    terrain.apply_spades(g, seat, a - HEX_BASE, 1)
+    if left > 1:
+        pending.push(g.state, Kind.SPADES, seat, left - 1)
+
+
+# --------------------------------------------------------------------------------------------
+# NEUTRAL_PLACE (R46, OP-38)
+
+
+def neutral_targets(g: Game, seat: int) -> np.ndarray:
+    p = g.state.players[seat]
+    dist = terrain.distances_to_native(g, seat)
+    affordable = dist * terrain.tools_per_spade(g, seat) <= p[P_TOOLS]
+    return terrain.reach(g, seat) & terrain.empty_land(g) & affordable
+
+
+@decision(Kind.NEUTRAL_PLACE, lambda g, row, a: f"neutral {hex_name(a - HEX_BASE)}")
+def _neutral_legal(g: Game, row: np.ndarray) -> list[int]:
+    from aoi_env.core.state import G_NEUTRAL_LEFT
+
+    if g.state.glob[G_NEUTRAL_LEFT.start + int(row[2])] <= 0:
+        return []
+    return _hexes(neutral_targets(g, int(row[1])))
+
+
+@applies(Kind.NEUTRAL_PLACE)
+def _neutral_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
+    d = int(terrain.distances_to_native(g, seat)[pos])
+    if d:
+        g.state.players[seat, P_TOOLS] -= d * terrain.tools_per_spade(g, seat)
+        terrain.apply_spades(g, seat, pos, d)
+    buildings.place(g, seat, pos, btype, neutral=True)
+    if btype == Building.PALACE:
+        from aoi_env.core.state import P_NEUTRAL_PALACE
+
+        g.state.players[seat, P_NEUTRAL_PALACE] = 1
+    buildings.after_build(g, seat, pos, btype)

@@ -1,0 +1,403 @@
+"""A player's turn in Phase II (R58-R79): free conversions, exactly one action, conversions, done.
+
+``MAIN`` offers the conversions and every action whose main effect can be carried out now
+(OP-58); ``POST`` offers the conversions and ``done``.  Choosing an action pushes ``END_ACTION``
+(which opens ``POST`` once the action and everything it triggered are resolved) and then the
+action's own decisions.  Passing ends the turn without ``POST``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core import effects, pending, terraform
+from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, pavilion_targets, upgrade_targets
+from aoi_env.core.engine import Game, applies, automatic, decision
+from aoi_env.core.moves import (
+    A_BUILD,
+    A_DIG,
+    A_INNOVATE,
+    A_MOLES_BRIDGE,
+    A_PASS,
+    A_PAVILION,
+    A_SAIL,
+    ACTION_BASE,
+    ACTION_WORDS,
+    BOOK_BASE,
+    BUILDING_BASE,
+    CONVERT_BASE,
+    CV_BOOK_COIN,
+    CV_BURN,
+    CV_POWER_BOOK,
+    CV_POWER_COIN,
+    CV_POWER_SCHOLAR,
+    CV_POWER_TOOL,
+    CV_SCHOLAR_TOOL,
+    CV_TOOL_COIN,
+    DONE,
+    NUM_CONVERSIONS,
+    SCHOLAR_BASE,
+    SCHOLAR_FORMS,
+    SP_BONUS,
+    SP_COMPETENCY,
+    SP_DEUS,
+    SP_FACTION,
+    SP_PALACE,
+    SP_PROFESSORS,
+    SPECIAL_BASE,
+    SPECIAL_WORDS,
+    SPELL_BASE,
+)
+from aoi_env.core.pending import BR_MOLES, PART_EFFECT, SRC_BOOK, TB_BUILD, TB_BUY, UP_ACTION, Kind
+from aoi_env.core.rules import power, science, tracks
+from aoi_env.core.rules.power import III
+from aoi_env.core.state import (
+    G_BOOK_ACTIONS,
+    G_BOOKS_USED,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_ROUND,
+    G_SCHOLAR_SPACES,
+    G_SPELLS_USED,
+    P_BONUS,
+    P_BOOKS,
+    P_BRIDGES,
+    P_COINS,
+    P_COMPETENCIES,
+    P_FACTION,
+    P_INNOVATIONS,
+    P_PALACE_TILE,
+    P_PASSED,
+    P_PAVILIONS,
+    P_SCHOLAR_SUPPLY,
+    P_SCHOLARS,
+    P_SPECIALS_USED,
+    P_TOOLS,
+)
+from aoi_env.data.enums import Building
+
+BOOKS = P_BOOKS.start
+UPGRADES = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
+_INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}
+COMPETENCY_C7 = 6  # the only competency with a special action (R141)
+
+CONVERT_WORDS = (
+    "burn",
+    "5pw scholar",
+    *(f"5pw book {d}" for d in DISC_NAMES),
+    "3pw tool",
+    "1pw coin",
+    "scholar tool",
+    "tool coin",
+    *(f"book {d} coin" for d in DISC_NAMES),
+)
+assert len(CONVERT_WORDS) == NUM_CONVERSIONS
+
+
+# --------------------------------------------------------------------------------------------
+# conversions (R33, R79)
+
+
+def conversions(player: np.ndarray) -> list[int]:
+    out = []
+    if power.can_burn(player):
+        out.append(CV_BURN)
+    if player[III] >= 5:
+        if player[P_SCHOLAR_SUPPLY] > 0:
+            out.append(CV_POWER_SCHOLAR)
+        out.extend(CV_POWER_BOOK + d for d in range(4))
+    if player[III] >= 3:
+        out.append(CV_POWER_TOOL)
+    if player[III] >= 1:
+        out.append(CV_POWER_COIN)
+    if player[P_SCHOLARS] > 0:
+        out.append(CV_SCHOLAR_TOOL)
+    if player[P_TOOLS] > 0:
+        out.append(CV_TOOL_COIN)
+    out.extend(CV_BOOK_COIN + d for d in range(4) if player[BOOKS + d] > 0)
+    return [CONVERT_BASE + c for c in out]
+
+
+def convert(player: np.ndarray, c: int) -> None:
+    if c == CV_BURN:
+        power.burn(player)
+    elif c == CV_POWER_SCHOLAR:
+        power.spend(player, 5)
+        player[P_SCHOLAR_SUPPLY] -= 1
+        player[P_SCHOLARS] += 1
+    elif CV_POWER_BOOK <= c < CV_POWER_BOOK + 4:
+        power.spend(player, 5)
+        player[BOOKS + c - CV_POWER_BOOK] += 1
+    elif c == CV_POWER_TOOL:
+        power.spend(player, 3)
+        player[P_TOOLS] += 1
+    elif c == CV_POWER_COIN:
+        power.spend(player, 1)
+        player[P_COINS] += 1
+    elif c == CV_SCHOLAR_TOOL:
+        player[P_SCHOLARS] -= 1
+        player[P_SCHOLAR_SUPPLY] += 1
+        player[P_TOOLS] += 1
+    elif c == CV_TOOL_COIN:
+        player[P_TOOLS] -= 1
+        player[P_COINS] += 1
+    else:
+        player[BOOKS + c - CV_BOOK_COIN] -= 1
+        player[P_COINS] += 1
+
+
+# --------------------------------------------------------------------------------------------
+# special actions (R76)
+
+
+def special_gain(g: Game, seat: int, sp: int) -> dict | None:
+    """The gain of the seat's special action ``sp`` if the seat owns it and it is unused."""
+    p = g.state.players[seat]
+    if p[P_SPECIALS_USED] >> sp & 1:
+        return None
+    if sp == SP_PALACE:
+        tile = int(p[P_PALACE_TILE])
+        return g.tab.palace_special[tile] or None if tile >= 0 else None
+    if sp in _INNOV_SPECIAL:
+        key = g.data.innovation_keys.index(_INNOV_SPECIAL[sp])
+        return g.tab.innovation_special[key] if key in p[P_INNOVATIONS] else None
+    if sp == SP_COMPETENCY:
+        return g.tab.competency_special[COMPETENCY_C7] if p[P_COMPETENCIES] >> COMPETENCY_C7 & 1 else None
+    if sp == SP_BONUS:
+        b = int(p[P_BONUS])
+        return g.tab.bonus_special[b] or None if b >= 0 else None
+    return g.tab.faction_special[int(p[P_FACTION])] or None
+
+
+# --------------------------------------------------------------------------------------------
+# what can be done
+
+
+def spell_cost(g: Game, seat: int, i: int) -> int:
+    discount = g.tab.faction_flags[int(g.state.players[seat, P_FACTION])]["spell_discount"]
+    return max(0, g.tab.spell_cost[i] - discount)
+
+
+def book_slots(g: Game) -> list[tuple[int, int]]:
+    """(slot, book action id) of the book actions in this game (R8)."""
+    return [(slot, int(k)) for slot, k in enumerate(g.state.glob[G_BOOK_ACTIONS])]
+
+
+def scholar_space(g: Game, d: int, form: int) -> int:
+    """Index of a free scholar space (form 0: the "3" space, 1: a "2" space), -1 if none."""
+    spaces = g.state.glob[G_SCHOLAR_SPACES]
+    candidates = (d * 4,) if form == 0 else (d * 4 + 1, d * 4 + 2, d * 4 + 3)
+    for i in candidates:
+        if spaces[i] == -1:
+            return i
+    return -1
+
+
+def main_actions(g: Game, seat: int) -> list[int]:
+    """Every action id whose main effect can be carried out now (R59, OP-58)."""
+    s = g.state
+    p = s.players[seat]
+    out = [A_PASS]
+    if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD):
+        out.append(A_BUILD)
+    for new in UPGRADES:
+        if upgrade_targets(g, seat, new, UP_ACTION):
+            out.append(BUILDING_BASE + new - 1)
+    for track, aid in (("sail", A_SAIL), ("dig", A_DIG)):
+        if not tracks.at_max(g, seat, track) and tracks.can_pay(g, seat, track):
+            out.append(aid)
+    if affordable_innovations(g, seat):
+        out.append(A_INNOVATE)
+    if p[P_SCHOLARS] > 0:
+        for d in range(4):
+            for form in range(3):
+                if form == 2 or scholar_space(g, d, form) >= 0:
+                    out.append(SCHOLAR_BASE + d * 3 + form)
+    for i in range(6):
+        if (
+            not s.glob[G_SPELLS_USED.start + i]
+            and p[III] >= spell_cost(g, seat, i)
+            and effects.feasible(g, seat, g.tab.spell_effect[i])
+        ):
+            out.append(SPELL_BASE + i)
+    books = int(p[P_BOOKS].sum())
+    for slot, k in book_slots(g):
+        if (
+            not s.glob[G_BOOKS_USED.start + slot]
+            and books >= g.tab.book_cost[k]
+            and effects.feasible(g, seat, g.tab.book_effect[k])
+        ):
+            out.append(BOOK_BASE + k)
+    for sp in range(len(SPECIAL_WORDS)):
+        gain = special_gain(g, seat, sp)
+        if gain is not None and effects.feasible(g, seat, gain):
+            out.append(SPECIAL_BASE + sp)
+    if (
+        g.tab.faction_flags[int(p[P_FACTION])]["bridge_action"]
+        and p[P_TOOLS] >= 1
+        and p[P_BRIDGES] < g.data.raw["bridges_per_player"]
+        and g.free_bridge_spots(seat, moles=True)
+    ):
+        out.append(A_MOLES_BRIDGE)
+    if p[P_PAVILIONS] > 0 and pavilion_targets(g, seat):
+        out.append(A_PAVILION)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# MAIN and POST
+
+
+def describe_turn(g: Game, row: np.ndarray, a: int) -> str:
+    if a == DONE:
+        return "done"
+    if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
+        return f"convert {CONVERT_WORDS[a - CONVERT_BASE]}"
+    if ACTION_BASE <= a < ACTION_BASE + len(ACTION_WORDS):
+        return ACTION_WORDS[a - ACTION_BASE]
+    if BUILDING_BASE <= a < BUILDING_BASE + 7:
+        return f"upgrade {Building(a - BUILDING_BASE + 1).name.lower()}"
+    if SCHOLAR_BASE <= a < SCHOLAR_BASE + 12:
+        d, form = divmod(a - SCHOLAR_BASE, 3)
+        return f"scholar {DISC_NAMES[d]} {SCHOLAR_FORMS[form]}"
+    if SPELL_BASE <= a < SPELL_BASE + 6:
+        return f"spell {g.data.spell_ids[a - SPELL_BASE]}"
+    if BOOK_BASE <= a < BOOK_BASE + 6:
+        return f"book {g.data.book_action_ids[a - BOOK_BASE]}"
+    if SPECIAL_BASE <= a < SPECIAL_BASE + len(SPECIAL_WORDS):
+        return f"special {SPECIAL_WORDS[a - SPECIAL_BASE]}"
+    raise ValueError(f"action {a} has no meaning in a turn")
+
+
+@decision(Kind.MAIN, describe_turn)
+def _main_legal(g: Game, row: np.ndarray) -> list[int]:
+    seat = int(row[1])
+    return conversions(g.state.players[seat]) + main_actions(g, seat)
+
+
+@applies(Kind.MAIN)
+def _main_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat = int(row[1])
+    s = g.state
+    p = s.players[seat]
+    if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
+        convert(p, a - CONVERT_BASE)
+        pending.push(s, Kind.MAIN, seat, int(row[2]))
+        return
+    if a == A_PASS:
+        do_pass(g, seat)
+        return
+    if a == SPECIAL_BASE + SP_FACTION and "second_action" in (special_gain(g, seat, SP_FACTION) or {}):
+        p[P_SPECIALS_USED] |= 1 << SP_FACTION  # Psychics: 5 power, then a second action (R100)
+        effects.gain(g, seat, g.tab.faction_special[int(p[P_FACTION])])
+        return
+    pending.push(s, Kind.END_ACTION, seat)
+    do_action(g, seat, a)
+
+
+def do_action(g: Game, seat: int, a: int) -> None:
+    s = g.state
+    p = s.players[seat]
+    if a == A_BUILD:
+        pending.push(s, Kind.TB_TARGET, seat, 0, TB_BUY | TB_BUILD)
+    elif BUILDING_BASE <= a < BUILDING_BASE + 7:
+        pending.push(s, Kind.UPGRADE_TARGET, seat, a - BUILDING_BASE + 1, UP_ACTION)
+    elif a in (A_SAIL, A_DIG):
+        track = "sail" if a == A_SAIL else "dig"
+        tracks.pay(g, seat, track)
+        tracks.advance(g, seat, track)
+    elif a == A_INNOVATE:
+        pending.push(s, Kind.CHOOSE_INNOVATION, seat)
+    elif SCHOLAR_BASE <= a < SCHOLAR_BASE + 12:
+        send_scholar(g, seat, *divmod(a - SCHOLAR_BASE, 3))
+    elif SPELL_BASE <= a < SPELL_BASE + 6:
+        i = a - SPELL_BASE
+        power.spend(p, spell_cost(g, seat, i))
+        s.glob[G_SPELLS_USED.start + i] = 1
+        effects.fire(g, seat, "spell")  # Illusionists (R92)
+        effects.gain(g, seat, g.tab.spell_effect[i])
+    elif BOOK_BASE <= a < BOOK_BASE + 6:
+        k = a - BOOK_BASE
+        slot = [sl for sl, kk in book_slots(g) if kk == k][0]
+        s.glob[G_BOOKS_USED.start + slot] = 1
+        pending.push(s, Kind.GAIN, seat, SRC_BOOK, k, PART_EFFECT, 1)  # the effect after paying
+        pending.push(s, Kind.PAY_BOOKS, seat, g.tab.book_cost[k])
+    elif SPECIAL_BASE <= a < SPECIAL_BASE + len(SPECIAL_WORDS):
+        sp = a - SPECIAL_BASE
+        gain = special_gain(g, seat, sp)
+        p[P_SPECIALS_USED] |= 1 << sp
+        effects.gain(g, seat, gain or {})
+    elif a == A_MOLES_BRIDGE:
+        p[P_TOOLS] -= 1  # R95
+        pending.push(s, Kind.BRIDGE_END, seat, BR_MOLES, 1)
+    elif a == A_PAVILION:
+        pending.push(s, Kind.PAVILION_TARGET, seat)
+    else:
+        raise ValueError(f"unknown action {a}")
+
+
+def send_scholar(g: Game, seat: int, d: int, form: int) -> None:
+    """R74: a scholar onto a free 3/2 space (stays there), or back to the supply for 1 step."""
+    s = g.state
+    p = s.players[seat]
+    p[P_SCHOLARS] -= 1
+    if form == 2:
+        p[P_SCHOLAR_SUPPLY] += 1
+        steps = g.data.raw["science"]["return_scholar_steps"]
+    else:
+        space = scholar_space(g, d, form)
+        s.glob[G_SCHOLAR_SPACES.start + space] = seat
+        steps = g.data.raw["science"]["scholar_spaces"][space % 4]
+    effects.fire(g, seat, "send_scholar")  # B2, C9 (OP-55: even if steps are lost)
+    science.advance(g, seat, d, steps)
+
+
+def do_pass(g: Game, seat: int) -> None:
+    """R78: pass effects, then (rounds 1-5) a new round bonus tile; passing order = next order."""
+    s = g.state
+    p = s.players[seat]
+    p[P_PASSED] = 1
+    n = int(s.glob[G_NEXT_COUNT])
+    s.glob[G_NEXT_ORDER.start + n] = seat
+    s.glob[G_NEXT_COUNT] = n + 1
+    if s.glob[G_ROUND] < 6:
+        pending.push(s, Kind.PASS_BONUS, seat)
+    for gain in pass_gains(g, seat):
+        effects.gain(g, seat, gain)
+
+
+def pass_gains(g: Game, seat: int) -> list[dict]:
+    p = g.state.players[seat]
+    out = []
+    b = int(p[P_BONUS])
+    if b >= 0 and g.tab.bonus_pass[b]:
+        out.append(g.tab.bonus_pass[b])
+    for t in p[P_INNOVATIONS]:
+        if t >= 0 and g.tab.innovation_pass[t]:
+            out.append(g.tab.innovation_pass[t])
+    tile = int(p[P_PALACE_TILE])
+    if tile >= 0 and g.tab.palace_pass[tile]:
+        out.append(g.tab.palace_pass[tile])
+    comps = int(p[P_COMPETENCIES])
+    for c in range(12):
+        if comps >> c & 1 and g.tab.competency_pass[c]:
+            out.append(g.tab.competency_pass[c])
+    return out
+
+
+@decision(Kind.POST, describe_turn)
+def _post_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [*conversions(g.state.players[int(row[1])]), DONE]
+
+
+@applies(Kind.POST)
+def _post_apply(g: Game, row: np.ndarray, a: int) -> None:
+    seat = int(row[1])
+    if a != DONE:
+        convert(g.state.players[seat], a - CONVERT_BASE)
+        pending.push(g.state, Kind.POST, seat)
+
+
+@automatic(Kind.END_ACTION)
+def _end_action(g: Game, row: np.ndarray) -> None:
+    pending.push(g.state, Kind.POST, int(row[1]))

@@ -1,0 +1,1 @@
+"""Renderers: plain/ANSI text (``text``) and SVG (``svg``)."""
