@@ -50,6 +50,39 @@ def _setup_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=3, help="number of players, 2-5 (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the setup and the players")
+    p.add_argument("--game", default=None, help="full game string, e.g. 'aoi(players=4,ruleset=v1.0)'")
+    p.add_argument("--moves", action="store_true", help="print every decision")
+
+
+@command("demo", "play one full game between random players and print the result")(_demo_args)
+def _demo(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from aoi_env.core.config import GameConfig
+    from aoi_env.core.engine import Game
+    from aoi_env.render.text import render_text
+
+    params = GameConfig.parse(args.game).to_params() if args.game else {"players": args.players}
+    game = Game(GameConfig.from_params(params), seed=args.seed)
+    rng = np.random.default_rng(args.seed)
+    decisions = 0
+    while not game.is_over():
+        legal = game.legal_actions()
+        action = legal[int(rng.integers(len(legal)))]
+        if args.moves:
+            print(f"{decisions:5d} seat {game.current_seat()}: {game.move_str(action)}")
+        game.apply_action(action)
+        decisions += 1
+    print(render_text(game))
+    print(
+        f"\n{decisions} decisions; final VP: " + ", ".join(f"seat {i}: {int(v)}" for i, v in enumerate(game.scores()))
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aoi", description="Age of Innovation RL environment tools")
     parser.add_argument("--version", action="version", version=f"aoi-env {__version__}")

@@ -157,10 +157,10 @@ class Game:
         """The legal id whose notation is ``text`` (case and spacing are normalised)."""
         want = " ".join(text.lower().split())
         for a in self._legal:
-            if self.move_str(a) == want:
+            if self.move_str(a).lower() == want:
                 return a
         verb = want.split(" ", 1)[0] if want else ""
-        known = sorted({m.split(" ", 1)[0] for m in self.legal_moves()})
+        known = sorted({m.split(" ", 1)[0].lower() for m in self.legal_moves()})
         kind = self.pending_kind()
         where = f"decision {int(self.state.glob[G_DECISIONS])} ({kind.name.lower() if kind else 'over'})"
         if verb not in known:

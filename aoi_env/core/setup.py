@@ -58,6 +58,7 @@ from aoi_env.core.state import (
     P_INNOVATIONS,
     P_NEUTRAL_BUILT,
     P_PALACE_TILE,
+    P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SETUP_SPADES,
     P_VP,
@@ -305,6 +306,7 @@ def player_setup(g: Game, seat: int) -> None:
     board = g.data.boards[int(p[P_BOARD])]
     faction = int(p[P_FACTION])
     p[P_BOWLS] = board.bowls
+    p[P_SAILING] = board.sailing_start  # Lake: 1 (R17.3)
     start = dict(board.start)
     for k, v in g.tab.faction_start[faction].items():
         start[k] = start.get(k, 0) + v

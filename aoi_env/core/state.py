@@ -87,6 +87,7 @@ P_PASSED = _p.add("passed")
 P_SPECIALS_USED = _p.add("specials_used")  # bitmask of special actions used this round (R76)
 P_NEUTRAL_PALACE = _p.add("neutral_palace")  # 1 = owns the neutral Palace (OP-39)
 P_SETUP_SPADES = _p.add("setup_spades")  # spades to use after initial placement (R23, OP-37)
+P_BURNED = _p.add("burned")  # power tokens sacrificed so far (R33), for the token invariant
 P_DEFER_CITY = _p.add("defer_city")  # 1 while palace 15's parts resolve: city rewards wait (OP-19)
 PLAYER_FIELDS = _p.size
 

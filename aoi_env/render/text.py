@@ -114,13 +114,13 @@ def header_text(g: Game) -> str:
     ]
     spells = [d.spell_ids[i] + ("x" if s.glob[G_SPELLS_USED][i] else "") for i in range(6)]
     books = [
-        d.book_action_ids[int(k)] + ("x" if s.glob[G_BOOKS_USED][j] else "") for j, k in enumerate(s.glob[G_BOOK_ACTIONS])
+        d.book_action_ids[int(k)] + ("x" if s.glob[G_BOOKS_USED][j] else "")
+        for j, k in enumerate(s.glob[G_BOOK_ACTIONS])
     ]
     lines.append("spells: " + " ".join(spells) + "   book actions: " + " ".join(books))
     display = [b for b in range(10) if s.glob[G_BONUS_STATE][b] == -1]
     lines.append(
-        "bonus display: "
-        + (" ".join(f"{d.bonus_ids[b]}({int(s.glob[G_BONUS_COINS][b])}c)" for b in display) or "-")
+        "bonus display: " + (" ".join(f"{d.bonus_ids[b]}({int(s.glob[G_BONUS_COINS][b])}c)" for b in display) or "-")
     )
     innov = [int(t) for t in s.glob[G_INNOV_SPACES] if t >= 0 and s.glob[G_INNOV_OWNER][int(t)] == -1]
     lines.append("innovations: " + _names(d.innovation_keys, innov))
@@ -170,4 +170,3 @@ def players_text(g: Game) -> str:
 def render_text(g: Game, color: bool = False) -> str:
     """The whole game as text (the ``ansi`` render mode; ``color`` adds ANSI terrain colours)."""
     return "\n\n".join([header_text(g), board_text(g, color), players_text(g)])
-

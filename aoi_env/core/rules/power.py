@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from aoi_env.core.state import P_BOWLS
+from aoi_env.core.state import P_BOWLS, P_BURNED
 
 I, II, III = P_BOWLS.start, P_BOWLS.start + 1, P_BOWLS.start + 2
 
@@ -42,6 +42,7 @@ def burn(player: np.ndarray) -> None:
     """Sacrifice: one token from II leaves the game, another moves II -> III (R33)."""
     player[II] -= 2
     player[III] += 1
+    player[P_BURNED] += 1
 
 
 def add_tokens(player: np.ndarray, n: int) -> None:

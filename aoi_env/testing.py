@@ -1,0 +1,439 @@
+"""Scenario helper: build a position explicitly, then play notation moves against it.
+
+Rule tests (and independent rulebook scenarios) use this instead of playing a whole setup::
+
+    from aoi_env.testing import Scenario
+
+    g = (
+        Scenario("aoi(players=3)", factions=["moles", "felines", "omar"], boards=["lake", "forest", "desert"])
+        .build(0, "r4c9", "workshop")           # place without triggering anything
+        .set(0, coins=10, tools=4, bowls=(2, 5, 5))
+        .round(2, tile="T6")                    # round 2 with round scoring tile T6
+        .turn(0)                                # seat 0 to act (pending: main action)
+    )
+    g.apply_move("build")
+
+``Scenario`` starts from a real setup of the given game (so tile displays, book actions and so on
+are those of ``seed``), then clears the map and resets every player to the printed starting
+values of their planning board (15 coins, 3 tools, bowls, sailing start) with science 0 and no
+buildings.  Setters change the arrays directly; ``turn`` returns the ``Game`` with the seat's main
+action pending.  By default forced decisions are *not* skipped, so a test spells out every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aoi_env.core import pending
+from aoi_env.core.board import parse_hex
+from aoi_env.core.config import GameConfig
+from aoi_env.core.engine import Game
+from aoi_env.core.pending import Kind
+from aoi_env.core.state import (
+    G_BONUS_COINS,
+    G_BONUS_STATE,
+    G_CITY_LEFT,
+    G_COMP_LEFT,
+    G_DEPTH,
+    G_FINAL_TILE,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
+    G_NEUTRAL_LEFT,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_NUM_BRIDGES,
+    G_ORDER,
+    G_PALACE_STATE,
+    G_PHASE,
+    G_ROUND,
+    G_ROUND_TILES,
+    G_SCHOLAR_SPACES,
+    G_TURN,
+    H_BUILDING,
+    H_CITY,
+    H_NEUTRAL,
+    H_OWNER,
+    H_PAVILION,
+    H_RIVER_CITY,
+    H_TERRAIN,
+    P_BOARD,
+    P_BONUS,
+    P_BOOKS,
+    P_BOWLS,
+    P_BRIDGES,
+    P_BUILT,
+    P_BURNED,
+    P_CITIES,
+    P_COINS,
+    P_COMPETENCIES,
+    P_DEFER_CITY,
+    P_DRAFT_PALACE,
+    P_INNOVATIONS,
+    P_NEUTRAL_BUILT,
+    P_NEUTRAL_PALACE,
+    P_PALACE_TILE,
+    P_PASSED,
+    P_PAVILIONS,
+    P_SAILING,
+    P_SCHOLAR_SUPPLY,
+    P_SCHOLARS,
+    P_SCIENCE,
+    P_SETUP_SPADES,
+    P_SPECIALS_USED,
+    P_TERRAFORMING,
+    P_TOOLS,
+    P_VP,
+    Phase,
+)
+from aoi_env.data.enums import Building, Terrain
+
+BUILDING_NAMES = {b.name.lower(): b for b in Building if b != Building.NONE}
+TERRAIN_NAMES = {t.name.lower(): t for t in Terrain if t < Terrain.RIVER}
+DISC = ("banking", "law", "engineering", "medicine")
+_FIELDS = {
+    "vp": P_VP,
+    "coins": P_COINS,
+    "tools": P_TOOLS,
+    "scholars": P_SCHOLARS,
+    "scholar_supply": P_SCHOLAR_SUPPLY,
+    "sailing": P_SAILING,
+    "terraforming": P_TERRAFORMING,
+    "cities": P_CITIES,
+    "pavilions": P_PAVILIONS,
+    "passed": P_PASSED,
+}
+
+
+class Scenario:
+    """Fluent builder of an explicit position; see the module docstring."""
+
+    def __init__(
+        self,
+        game: str | GameConfig = "aoi(players=3)",
+        *,
+        factions: list[str] | None = None,
+        boards: list[str] | None = None,
+        seed: int = 0,
+        skip_forced: bool = False,
+    ) -> None:
+        cfg = GameConfig.parse(game) if isinstance(game, str) else game
+        params = cfg.to_params()
+        if factions is not None:
+            params["factions"] = factions
+        if boards is not None:
+            params["boards"] = boards
+        params["setup_choices"] = "random"
+        params["skip_forced"] = skip_forced
+        self.g = Game(GameConfig.from_params(params), seed=seed)
+        self._reset()
+
+    # -- reset to a clean, printed start ----------------------------------------------------
+
+    def _reset(self) -> None:
+        s = self.g.state
+        h = s.hexes
+        h[:, H_TERRAIN] = self.g.geo.terrain
+        h[:, H_BUILDING] = 0
+        h[:, H_OWNER] = -1
+        for f in (H_NEUTRAL, H_PAVILION, H_CITY, H_RIVER_CITY):
+            h[:, f] = 0
+        s.bridges[:] = 0
+        s.glob[G_NUM_BRIDGES] = 0
+        s.glob[G_DEPTH] = 0
+        s.glob[G_SCHOLAR_SPACES][s.glob[G_SCHOLAR_SPACES] != 9] = -1
+        for key, count in self.g.data.raw["neutral_pieces"].items():
+            s.glob[G_NEUTRAL_LEFT.start + Building[key.upper()]] = count
+        s.glob[G_CITY_LEFT] = self.g.data.raw["city_copies"]
+        s.glob[G_COMP_LEFT] = self.g.data.raw["competency_display"]["copies"]
+        owner = s.glob[G_INNOV_OWNER]
+        owner[owner >= 0] = -1
+        palace = s.glob[G_PALACE_STATE]
+        palace[palace >= 0] = -1
+        for seat in range(self.g.seats):
+            p = s.players[seat]
+            board = self.g.data.boards[int(p[P_BOARD])]
+            p[P_VP] = self.g.data.raw["start_vp"]
+            p[P_COINS] = board.start.get("coins", 0)
+            p[P_TOOLS] = board.start.get("tools", 0)
+            p[P_SCHOLARS] = 0
+            p[P_SCHOLAR_SUPPLY] = self.g.data.raw["scholars_per_player"]
+            p[P_BOOKS] = 0
+            p[P_BOWLS] = board.bowls
+            p[P_SCIENCE] = 0
+            p[P_SAILING] = board.sailing_start
+            for field in (P_TERRAFORMING, P_CITIES, P_BRIDGES, P_PAVILIONS, P_COMPETENCIES, P_PASSED,
+                          P_SPECIALS_USED, P_NEUTRAL_PALACE, P_SETUP_SPADES, P_DEFER_CITY, P_BURNED):  # fmt: skip
+                p[field] = 0
+            p[P_BUILT] = 0
+            p[P_NEUTRAL_BUILT] = 0
+            p[P_INNOVATIONS] = -1
+            p[P_PALACE_TILE] = -1
+            p[P_DRAFT_PALACE] = -1
+        self.round(1)
+
+    # -- setters ------------------------------------------------------------------------------
+
+    def build(self, seat: int, hex_: str, building: str, *, neutral: bool = False, terrain: bool = True) -> Scenario:
+        """Place a building (no events); by default the hex becomes the owner's native terrain."""
+        s = self.g.state
+        pos = parse_hex(hex_)
+        if not self.g.geo.land[pos]:
+            raise ValueError(f"{hex_} is not a land hex on this board side")
+        b = BUILDING_NAMES[building]
+        if s.hexes[pos, H_BUILDING]:
+            raise ValueError(f"{hex_} is already built")
+        if terrain:
+            s.hexes[pos, H_TERRAIN] = s.players[seat, P_BOARD]
+        s.hexes[pos, H_BUILDING] = b
+        s.hexes[pos, H_OWNER] = seat
+        s.hexes[pos, H_NEUTRAL] = 1 if neutral else 0
+        if neutral:
+            s.players[seat, P_NEUTRAL_BUILT.start + b] += 1
+            s.glob[G_NEUTRAL_LEFT.start + b] -= 1
+            if b == Building.PALACE:
+                s.players[seat, P_NEUTRAL_PALACE] = 1
+        else:
+            s.players[seat, P_BUILT.start + b] += 1
+        return self
+
+    def terrain(self, hex_: str, terrain: str) -> Scenario:
+        self.g.state.hexes[parse_hex(hex_), H_TERRAIN] = TERRAIN_NAMES[terrain]
+        return self
+
+    def pavilion(self, hex_: str) -> Scenario:
+        self.g.state.hexes[parse_hex(hex_), H_PAVILION] = 1
+        return self
+
+    def city(self, *hexes: str) -> Scenario:
+        """Mark buildings as belonging to a city (does not give a tile or key)."""
+        for x in hexes:
+            self.g.state.hexes[parse_hex(x), H_CITY] = 1
+        return self
+
+    def bridge(self, seat: int, a: str, b: str) -> Scenario:
+        s = self.g.state
+        x, y = parse_hex(a), parse_hex(b)
+        n = int(s.glob[G_NUM_BRIDGES])
+        s.bridges[n] = (min(x, y), max(x, y), seat)
+        s.glob[G_NUM_BRIDGES] = n + 1
+        s.players[seat, P_BRIDGES] += 1
+        return self
+
+    def set(self, seat: int, **values: Any) -> Scenario:
+        """Set player values: vp, coins, tools, scholars, scholar_supply, sailing, terraforming,
+        cities, pavilions, passed (ints), bowls (I, II, III), books / science (4 values or a
+        dict by discipline)."""
+        p = self.g.state.players[seat]
+        for key, value in values.items():
+            if key in _FIELDS:
+                p[_FIELDS[key]] = value
+            elif key == "bowls":
+                p[P_BOWLS] = value
+                tokens = self.g.data.raw["power_tokens_per_player"] + 2 * int(p[P_NEUTRAL_PALACE])
+                p[P_BURNED] = tokens - int(sum(value))
+            elif key in ("books", "science"):
+                field = P_BOOKS if key == "books" else P_SCIENCE
+                if isinstance(value, dict):
+                    for d, v in value.items():
+                        p[field.start + DISC.index(d)] = v
+                else:
+                    p[field] = value
+            else:
+                raise ValueError(f"unknown player value {key!r}")
+        return self
+
+    def bonus(self, seat: int, tile: str) -> Scenario:
+        """Give the seat a round bonus tile (its old one goes back to the display)."""
+        s = self.g.state
+        b = self.g.data.bonus_ids.index(tile)
+        old = int(s.players[seat, P_BONUS])
+        if old >= 0:
+            s.glob[G_BONUS_STATE.start + old] = -1
+        s.glob[G_BONUS_STATE.start + b] = seat
+        s.glob[G_BONUS_COINS.start + b] = 0
+        s.players[seat, P_BONUS] = b
+        return self
+
+    def display_bonus(self, *tiles: str) -> Scenario:
+        """Put exactly these round bonus tiles on the display (others not held leave the game)."""
+        s = self.g.state
+        state = s.glob[G_BONUS_STATE]
+        state[state == -1] = -2
+        for t in tiles:
+            state[self.g.data.bonus_ids.index(t)] = -1
+        return self
+
+    def palace_tile(self, seat: int, number: int) -> Scenario:
+        """The seat has built its Palace with tile ``number`` (building placed separately)."""
+        s = self.g.state
+        s.players[seat, P_PALACE_TILE] = number - 1
+        s.glob[G_PALACE_STATE.start + number - 1] = seat
+        return self
+
+    def offer_palace(self, *numbers: int) -> Scenario:
+        """Make exactly these palace tiles available (R14)."""
+        state = self.g.state.glob[G_PALACE_STATE]
+        state[state == -1] = -2
+        for n in numbers:
+            state[n - 1] = -1
+        return self
+
+    def competency(self, seat: int, *ids: str) -> Scenario:
+        for c in ids:
+            k = int(c.upper().lstrip("C")) - 1
+            self.g.state.players[seat, P_COMPETENCIES] |= 1 << k
+            self.g.state.glob[G_COMP_LEFT.start + k] -= 1
+        return self
+
+    def innovation(self, seat: int, *keys: str) -> Scenario:
+        s = self.g.state
+        p = s.players[seat]
+        for key in keys:
+            t = self.g.data.innovation_keys.index(key)
+            slot = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
+            p[P_INNOVATIONS.start + slot] = t
+            s.glob[G_INNOV_OWNER.start + t] = seat
+        return self
+
+    def display_innovations(self, *keys: str) -> Scenario:
+        """Put exactly these innovations on the display spaces (in order)."""
+        s = self.g.state
+        spaces = s.glob[G_INNOV_SPACES]
+        used = int(np.count_nonzero(spaces >= 0))
+        if len(keys) > used:
+            raise ValueError(f"the display has {used} spaces")
+        owner = s.glob[G_INNOV_OWNER]
+        owner[owner == -1] = -2
+        for i, key in enumerate(keys):
+            t = self.g.data.innovation_keys.index(key)
+            spaces[i] = t
+            owner[t] = -1
+        return self
+
+    def round(self, rnd: int, tile: str | None = None, final: str | None = None) -> Scenario:
+        s = self.g.state
+        s.glob[G_ROUND] = rnd
+        if tile is not None:
+            s.glob[G_ROUND_TILES.start + rnd - 1] = self.g.data.round_tile_ids.index(tile)
+        if final is not None:
+            s.glob[G_FINAL_TILE] = self.g.data.final_tile_ids.index(final)
+        return self
+
+    def state(self):  # noqa: ANN201 - the State, for direct inspection
+        return self.g.state
+
+    # -- finish -------------------------------------------------------------------------------
+
+    def turn(self, seat: int, phase: int = Phase.ACTIONS) -> Game:
+        """Return the game with ``seat``'s main action pending in Phase II (turn order: seats)."""
+        s = self.g.state
+        n = self.g.seats
+        order = [(seat + k) % n for k in range(n)]
+        s.glob[G_ORDER] = -1
+        s.glob[G_ORDER.start : G_ORDER.start + n] = order
+        s.glob[G_NEXT_ORDER] = -1
+        s.glob[G_NEXT_COUNT] = 0
+        s.glob[G_TURN] = 0
+        s.glob[G_PHASE] = phase
+        s.glob[G_DEPTH] = 0
+        pending.push(s, Kind.END_TURN, seat)
+        pending.push(s, Kind.MAIN, seat, 0)
+        self.g._advance()
+        return self.g
+
+    def decide(self, kind: Kind, seat: int, *params: int, phase: int = Phase.ACTIONS) -> Game:
+        """Return the game with one specific decision pending (e.g. an offer or a spade choice)."""
+        s = self.g.state
+        s.glob[G_PHASE] = phase
+        s.glob[G_DEPTH] = 0
+        n = self.g.seats
+        s.glob[G_ORDER.start : G_ORDER.start + n] = list(range(n))
+        pending.push(s, Kind.END_TURN, seat)
+        pending.push(s, kind, seat, *params)
+        self.g._advance()
+        return self.g
+
+
+def play(g: Game, *moves: str) -> Game:
+    """Apply notation moves in order; a failing move names its position in the list."""
+    for i, move in enumerate(moves):
+        try:
+            g.apply_move(move)
+        except ValueError as err:
+            raise ValueError(f"move {i} ({move!r}): {err}") from None
+    return g
+
+
+def power_moved(before: Game, after: Game, seat: int) -> int:
+    """Power gained between two positions (no spending in between): moves I->II plus II->III."""
+    b = before.state.players[seat, P_BOWLS]
+    a = after.state.players[seat, P_BOWLS]
+    return int((a[2] - b[2]) - (a[0] - b[0]))
+
+
+# ------------------------------------------------------------------------------------------------
+# random play and the oracle check (STYLE §11)
+
+
+def biased_random_action(g: Game, rng: np.random.Generator) -> int:
+    """A random legal id that prefers real actions over conversions and passing.
+
+    Uniform random play converts resources away and passes early, so it rarely reaches cities,
+    palaces or innovations; this bias explores deeper positions for fuzzing.
+    """
+    from aoi_env.core import moves as m
+
+    legal = g.legal_actions()
+    weights = np.ones(len(legal))
+    for i, a in enumerate(legal):
+        if m.CONVERT_BASE <= a < m.CONVERT_BASE + m.NUM_CONVERSIONS:
+            weights[i] = 0.05
+        elif a == m.A_PASS:
+            weights[i] = 0.03
+        elif a == m.DONE:
+            weights[i] = 0.5
+    return legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
+
+
+def check_random_game(game: str | GameConfig, seed: int, *, oracle: bool = False, biased: bool = True) -> Game:
+    """Play one random game checking the invariants after every decision.
+
+    With ``oracle`` every legal id of every position is also applied on a clone (each must apply
+    cleanly and leave a sound position), notation strings must be unique and parse back, an
+    illegal id must be rejected with the state unchanged, and clone / bytes round trips must be
+    equal.
+    """
+    from aoi_env.core.invariants import check
+    from aoi_env.core.moves import NUM_ACTIONS
+    from aoi_env.core.state import State
+
+    g = Game(game, seed=seed)
+    rng = np.random.default_rng(seed + 7919)
+    while not g.is_over():
+        check(g)
+        legal = g.legal_actions()
+        if oracle:
+            strings = g.legal_moves()
+            assert len(set(s.lower() for s in strings)) == len(strings), f"duplicate notation: {strings}"
+            for a, text in zip(legal, strings, strict=True):
+                assert g.parse_move(text) == a, text
+                c = g.clone()
+                c.apply_action(a)
+                check(c)
+            before = g.state.to_bytes()
+            illegal = next(x for x in range(NUM_ACTIONS) if x not in legal)
+            try:
+                g.apply_action(illegal)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(f"illegal id {illegal} was accepted")
+            assert g.state.to_bytes() == before, "a rejected id changed the state"
+            assert g.clone().state == g.state
+            assert State.from_bytes(before) == g.state
+        a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+        g.apply_action(a)
+    check(g)
+    return g
