@@ -143,8 +143,10 @@ def header_text(g: Game) -> str:
 def players_text(g: Game) -> str:
     s = g.state
     d = g.data
-    rows = ["seat faction      board      VP   C  T  S(sup) books B/L/E/M  power    science    sail dig  buildings wgsupTM  "
-            "bonus palace cities bridges passed"]  # fmt: skip
+    rows = [
+        "seat faction      board      VP   C  T  S(sup) books B/L/E/M  power    science    sail dig  "
+        "buildings wgsupTM  bonus palace cities bridges passed"
+    ]
     for seat in range(g.seats):
         p = s.players[seat]
         faction = Faction(int(p[P_FACTION])).name.lower() if p[P_FACTION] >= 0 else "-"
