@@ -58,6 +58,7 @@ from aoi_env.core.state import (
     H_PAVILION,
     H_RIVER_CITY,
     H_TERRAIN,
+    P_ADDED_TOKENS,
     P_BOARD,
     P_BONUS,
     P_BOOKS,
@@ -164,7 +165,8 @@ class Scenario:
             p[P_SCIENCE] = 0
             p[P_SAILING] = board.sailing_start
             for field in (P_TERRAFORMING, P_CITIES, P_BRIDGES, P_PAVILIONS, P_COMPETENCIES, P_PASSED,
-                          P_SPECIALS_USED, P_NEUTRAL_PALACE, P_SETUP_SPADES, P_DEFER_CITY, P_BURNED):  # fmt: skip
+                          P_SPECIALS_USED, P_NEUTRAL_PALACE, P_SETUP_SPADES, P_DEFER_CITY, P_BURNED,
+                          P_ADDED_TOKENS):  # fmt: skip
                 p[field] = 0
             p[P_BUILT] = 0
             p[P_NEUTRAL_BUILT] = 0
@@ -231,7 +233,7 @@ class Scenario:
                 p[_FIELDS[key]] = value
             elif key == "bowls":
                 p[P_BOWLS] = value
-                tokens = self.g.data.raw["power_tokens_per_player"] + 2 * int(p[P_NEUTRAL_PALACE])
+                tokens = self.g.data.raw["power_tokens_per_player"] + int(p[P_ADDED_TOKENS])
                 p[P_BURNED] = tokens - int(sum(value))
             elif key in ("books", "science"):
                 field = P_BOOKS if key == "books" else P_SCIENCE

@@ -81,8 +81,11 @@ class GameConfig:
             raise ValueError(f"skip_forced must be true or false, got {self.skip_forced!r}")
         tokens = self.area_tokens
         if isinstance(tokens, str):
-            tokens = tuple(int(t) for t in tokens.replace("+", ",").split(",") if t)
-        tokens = tuple(int(t) for t in tokens)
+            tokens = tuple(t for t in tokens.replace("+", ",").split(",") if t)
+        try:
+            tokens = tuple(int(t) for t in tokens)
+        except (TypeError, ValueError):
+            raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}") from None
         if not tokens or any(t < 0 for t in tokens):
             raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}")
         object.__setattr__(self, "area_tokens", tokens)
@@ -115,6 +118,8 @@ class GameConfig:
             if "=" not in item:
                 raise ValueError(f"bad game string {text!r}: {item!r} is not name=value")
             k, v = (s.strip() for s in item.split("=", 1))
+            if k in params:
+                raise ValueError(f"bad game string {text!r}: parameter {k!r} is given twice")
             default = DEFAULT_PARAMS.get(k)
             if isinstance(default, bool):
                 if v not in ("true", "false"):

@@ -186,7 +186,9 @@ def _city_apply(g: Game, row: np.ndarray, a: int) -> None:
     p = s.players[seat]
     p[P_VP] += g.tab.city_vp[k]
     p[P_CITIES] += 1  # the key (R45.3)
-    effects.fire(g, seat, "city")  # T6 +5, Felines, Lizards: resolve after the tile bonus
+    effects.fire(g, seat, "city")  # T6 +5 for any city tile; triggers resolve after the tile bonus
+    if not row[2] or g.tab.palace_flags[int(p[P_PALACE_TILE])]["founds_city"]:
+        effects.fire(g, seat, "found_city")  # Felines, Lizards; palace 11's tile only in v1.2 (OP-18, R145)
     effects.gain(g, seat, g.tab.city_reward[k])
 
 

@@ -45,11 +45,13 @@ if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 BOOKS = P_BOOKS.start
-# gains applied at once (no decision needed), then the decision gains in resolution order
+# gains applied at once (no decision needed), then the decision gains in resolution order; a
+# neutral building is placed first, "at once", so the same gain's competency (neutral School) cannot
+# prepare its hex with free spades or extend reach first (R46.1, R118)
 IMMEDIATE = ("vp", "coins", "tools", "scholars", "power", "power_tokens", "pavilions", "vp_per", "vp_table")
 DECIDED = (
-    "steps_each", "books", "steps_one", "steps_any", "steps_per", "sail", "dig", "competency",
-    "city_tile", "neutral", "tb", "spades", "bridge", "free_guild_upgrade", "school_to_guild",
+    "neutral", "steps_each", "books", "steps_one", "steps_any", "steps_per", "sail", "dig", "competency",
+    "city_tile", "tb", "spades", "bridge", "free_guild_upgrade", "school_to_guild",
     "palace15_parts", "guild_anywhere", "lizard_tb", "second_action",
 )  # fmt: skip
 _BUILDING_COUNTERS = {b.name.lower(): b for b in Building if b != Building.NONE}
@@ -173,9 +175,10 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
         elif key == "school_to_guild":
             pending.push(s, Kind.UPGRADE_TARGET, seat, Building.GUILD, UP_SWAP)
         elif key == "palace15_parts":
-            pending.push(s, Kind.CITY_CHECK, seat, 1)  # OP-19: rewards wait for all three parts
+            if g.tab.palace_flags[int(g.state.players[seat, P_PALACE_TILE])]["defer_city"]:
+                pending.push(s, Kind.CITY_CHECK, seat, 1)  # OP-19 (v1.2): rewards wait for all three parts
+                g.state.players[seat, P_DEFER_CITY] = 1
             pending.push(s, Kind.PALACE15, seat, 7)
-            g.state.players[seat, P_DEFER_CITY] = 1
         elif key == "guild_anywhere":
             pending.push(s, Kind.GUILD_ANYWHERE, seat)
         elif key == "lizard_tb":

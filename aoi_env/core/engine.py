@@ -104,6 +104,8 @@ class Game:
         self._legal: list[int] = []
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         if state is not None:
+            if state.seats != config.players:
+                raise ValueError(f"the state has {state.seats} seats but {config} has {config.players} players")
             self.state = state
             self._refresh()
             return

@@ -18,6 +18,7 @@ from aoi_env.core.state import (
     H_BUILDING,
     H_NEUTRAL,
     H_OWNER,
+    P_ADDED_TOKENS,
     P_BOOKS,
     P_BOWLS,
     P_BRIDGES,
@@ -26,7 +27,6 @@ from aoi_env.core.state import (
     P_CITIES,
     P_COINS,
     P_NEUTRAL_BUILT,
-    P_NEUTRAL_PALACE,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
     P_SCIENCE,
@@ -52,7 +52,7 @@ def violations(g: Game) -> list[str]:
                 out.append(f"seat {seat}: {name} is negative ({int(value)})")
         if (p[P_BOOKS] < 0).any() or (p[P_BOWLS] < 0).any():
             out.append(f"seat {seat}: negative books or bowls {p[P_BOOKS]} {p[P_BOWLS]}")
-        tokens = data.raw["power_tokens_per_player"] - int(p[P_BURNED]) + 2 * int(p[P_NEUTRAL_PALACE])
+        tokens = data.raw["power_tokens_per_player"] - int(p[P_BURNED]) + int(p[P_ADDED_TOKENS])
         if s.glob[G_PHASE] != Phase.SETUP and int(p[P_BOWLS].sum()) != tokens:
             out.append(f"seat {seat}: {int(p[P_BOWLS].sum())} power tokens in the bowls, expected {tokens}")
         on_board = int(np.count_nonzero(s.glob[G_SCHOLAR_SPACES] == seat))

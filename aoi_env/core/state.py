@@ -89,6 +89,7 @@ P_NEUTRAL_PALACE = _p.add("neutral_palace")  # 1 = owns the neutral Palace (OP-3
 P_SETUP_SPADES = _p.add("setup_spades")  # spades to use after initial placement (R23, OP-37)
 P_BURNED = _p.add("burned")  # power tokens sacrificed so far (R33), for the token invariant
 P_DEFER_CITY = _p.add("defer_city")  # 1 while palace 15's parts resolve: city rewards wait (OP-19)
+P_ADDED_TOKENS = _p.add("added_tokens")  # power tokens added from the supply (R32), for the token invariant
 PLAYER_FIELDS = _p.size
 
 GLOBAL_LAYOUT = _g = _Fields()
@@ -202,10 +203,15 @@ class State:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> State:
-        version, seats = np.frombuffer(data[:8], dtype=np.int32)
+        if len(data) < 8:
+            raise ValueError(f"state bytes too short: {len(data)} bytes, the header alone is 8")
+        version, seats = (int(v) for v in np.frombuffer(data[:8], dtype=np.int32))
         if version != STATE_SCHEMA_VERSION:
             raise ValueError(f"state schema {version} is not {STATE_SCHEMA_VERSION}")
-        out = cls.empty(int(seats))
+        out = cls.empty(seats)
+        size = 8 + sum(a.nbytes for a in out.arrays())
+        if len(data) < size:
+            raise ValueError(f"state bytes truncated: need {size} bytes for {seats} seats, have {len(data)}")
         offset = 8
         for arr in out.arrays():
             n = arr.nbytes
@@ -221,6 +227,8 @@ class State:
     @classmethod
     def from_json(cls, text: str) -> State:
         doc = json.loads(text)
+        if not isinstance(doc, dict) or not isinstance(doc.get("bytes"), str):
+            raise ValueError('state JSON must be an object {"schema": ..., "bytes": "<base64>"}')
         if doc.get("schema") != STATE_SCHEMA_VERSION:
             raise ValueError(f"state schema {doc.get('schema')} is not {STATE_SCHEMA_VERSION}")
-        return cls.from_bytes(base64.b64decode(doc["bytes"]))
+        return cls.from_bytes(base64.b64decode(doc["bytes"], validate=True))

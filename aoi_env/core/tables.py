@@ -81,10 +81,8 @@ def tables(ruleset: str, players: int) -> Tables:
         "bridge_action", "setup_university", "setup_tower", "on_competency_book",
     )  # fmt: skip
     faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in d.factions)
-    palace_flags = tuple(
-        {k: resolve(p.get(k, 0), ruleset, players) for k in ("city_power", "flight", "river_city")}
-        for p in d.palace_tiles
-    )
+    palace_flag_keys = ("city_power", "flight", "river_city", "founds_city", "defer_city")
+    palace_flags = tuple({k: resolve(p.get(k, 0), ruleset, players) for k in palace_flag_keys} for p in d.palace_tiles)
     building_keys = {b.name.lower(): b for b in Building}
     t = Tables(
         ruleset=ruleset,

@@ -22,10 +22,22 @@ from aoi_env.core import pending
 from aoi_env.core.board import hex_name
 from aoi_env.core.effects import fire
 from aoi_env.core.engine import Game, applies, decision
-from aoi_env.core.moves import BUILDING_BASE, COUNT_BASE, DONE, FLY, HEX_BASE, TUNNEL
+from aoi_env.core.moves import BUILDING_BASE, CONVERT_BASE, COUNT_BASE, DONE, FLY, HEX_BASE, NUM_CONVERSIONS, TUNNEL
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
 from aoi_env.core.rules import buildings, terrain
-from aoi_env.core.state import H_BUILDING, P_COINS, P_FACTION, P_PALACE_TILE, P_SCHOLAR_SUPPLY, P_SCHOLARS, P_TOOLS
+from aoi_env.core.state import (
+    G_ORDER,
+    G_PHASE,
+    G_TURN,
+    H_BUILDING,
+    P_COINS,
+    P_FACTION,
+    P_PALACE_TILE,
+    P_SCHOLAR_SUPPLY,
+    P_SCHOLARS,
+    P_TOOLS,
+    Phase,
+)
 from aoi_env.data.enums import Building
 
 WORKSHOP_ID = BUILDING_BASE + Building.WORKSHOP - 1
@@ -97,6 +109,10 @@ def _hexes(mask: np.ndarray) -> list[int]:
 
 
 def _target_text(g: Game, row: np.ndarray, a: int) -> str:
+    if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
+        from aoi_env.core.turn import describe_turn
+
+        return describe_turn(g, row, a)
     if a == TUNNEL:
         return "tunnel"
     if a == FLY:
@@ -116,13 +132,29 @@ def _target_legal(g: Game, row: np.ndarray) -> list[int]:
         out.append(FLY)
     if flags & TB_LIZARD:
         out.append(DONE)  # Lizards may skip the spade and only place the free Workshop
+    if out and _converts_first(g, seat, free, flags):
+        from aoi_env.core.turn import conversions
+
+        out.extend(conversions(g.state.players[seat]))
     return out
+
+
+def _converts_first(g: Game, seat: int, free: int, flags: int) -> bool:
+    """R79 / OP-59: free conversions are allowed before a bonus TB received inside one's own turn."""
+    s = g.state
+    own_turn = s.glob[G_PHASE] == Phase.ACTIONS and int(s.glob[G_ORDER.start + int(s.glob[G_TURN])]) == seat
+    return own_turn and (free > 0 or bool(flags & TB_LIZARD))
 
 
 @applies(Kind.TB_TARGET)
 def _target_apply(g: Game, row: np.ndarray, a: int) -> None:
     seat, free, flags = int(row[1]), int(row[2]), int(row[3])
-    if a == TUNNEL:
+    if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:  # OP-59: then the same TB
+        from aoi_env.core.turn import convert
+
+        convert(g.state.players[seat], a - CONVERT_BASE)
+        pending.push(g.state, Kind.TB_TARGET, seat, free, flags)
+    elif a == TUNNEL:
         pending.push(g.state, Kind.TB_TUNNEL, seat, free, flags)
     elif a == FLY:
         pending.push(g.state, Kind.TB_FLY, seat, free, flags)

@@ -40,8 +40,8 @@ COUNTERS = frozenset(
 )  # fmt: skip
 EVENTS = (
     "build_workshop", "build_workshop_river", "build_workshop_border", "build_guild", "build_school",
-    "build_university", "build_palace", "spade", "step", "city", "track", "innovation", "send_scholar",
-    "spell", "tunnel", "flight",
+    "build_university", "build_palace", "spade", "step", "city", "found_city", "track", "innovation",
+    "send_scholar", "spell", "tunnel", "flight",
 )  # fmt: skip
 INCOME_KEYS = frozenset({"vp", "coins", "tools", "scholars", "power", "books", "steps_any"})
 RULESETS = ("v1.2", "v1.0")
@@ -226,10 +226,13 @@ def _parse_map(name: str, spec: dict[str, Any]) -> MapData:
     return MapData(name, spec["status"], terrain, tuple(spots), border)
 
 
+_REPLACED = ("bowls", "rewards")  # a board's own track rewards replace the common ones (Lake, R71)
+
+
 def _merge(common: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     out = dict(common)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict) and key not in ("bowls",):
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key not in _REPLACED:
             out[key] = _merge(out[key], value)
         else:
             out[key] = value
@@ -316,6 +319,8 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         "flight",
         "river_city",
         "always_offered",
+        "founds_city",
+        "defer_city",
     }
     for n, row in palace_rows.items():
         _check_row(f"palace_tiles.{n}", row, palace_fields)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from aoi_env.core.state import P_BOWLS, P_BURNED
+from aoi_env.core.state import P_ADDED_TOKENS, P_BOWLS, P_BURNED
 
 I, II, III = P_BOWLS.start, P_BOWLS.start + 1, P_BOWLS.start + 2
 
@@ -46,8 +46,13 @@ def burn(player: np.ndarray) -> None:
 
 
 def add_tokens(player: np.ndarray, n: int) -> None:
-    """New tokens from the supply straight into bowl III; not a gain (R32)."""
+    """New tokens from the supply straight into bowl III; not a gain (R32).
+
+    They are counted in ``P_ADDED_TOKENS``, not tied to the neutral Palace being on the map: the
+    innovation adds them "additionally" even when the Palace cannot be placed (R117, OP-38).
+    """
     player[III] += n
+    player[P_ADDED_TOKENS] += n
 
 
 def tokens(player: np.ndarray) -> int:

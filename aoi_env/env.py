@@ -1,0 +1,496 @@
+# ruff: noqa: E501  (the environment card below has long Markdown table rows)
+"""# Age of Innovation
+
+| | |
+|---|---|
+| Import | `from aoi_env import age_of_innovation_v0` (or `aoi_env.env(...)`, or `pettingzoo.make("aec", "aoi/age_of_innovation-v0")` after `import aoi_env`) |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual Control | No |
+| Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
+| Action Shape | Discrete(276) |
+| Action Values | Discrete(276) |
+| Observation Shape | dict: `observation` (5731,), `action_mask` (276,) |
+| Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
+| State Shape | (5731,) |
+
+*Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
+the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
+take innovations over six rounds.  The rules engine is `aoi_env.core` (every rule R1-R146 of the
+project's rules reference); this module is the PettingZoo AEC wrapper around it.
+
+A turn is a **sequence of decisions** of the same agent (choose "build", then the hex, then how
+many spades, ...), each one step of the AEC loop with an exact action mask.  `agent_selection`
+is always the seat whose decision is pending: it stays the same agent through a multi-step
+move and jumps to a neighbour when that neighbour is offered power from a build (R42), so
+agents do not strictly alternate.  Setup decisions (sets or draft picks, initial Workshops) are
+decisions too unless `setup_choices="random"`.  With `skip_forced=True` (default) a decision
+with exactly one legal id is applied automatically, so every step is a real choice.
+
+## Observation Space
+
+The observation is a dict: `observation`, a flat float32 vector of 5731 values in [0, 1], and
+`action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
+seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
+zero), so the size does not depend on the number of players.  Everything on the table is public,
+so the observation is the whole position.  Hex planes run over the 117 grid positions
+`pos = row * 13 + col` of the 9 x 13 frame (off-board cells have terrain "off").  Counts are
+divided by the scale shown and clipped to 1.  `aoi_env.observation.views(obs)` gives the named
+views below; `layout()` their slices.
+
+| slice | name | shape | contents |
+|---|---|---|---|
+| 0:1053 | `hex_terrain` | 9 x 117 | terrain one-hot: desert plains swamp lake forest mountain wasteland river off |
+| 1053:1872 | `hex_building` | 7 x 117 | building one-hot: workshop guild school university palace tower monument |
+| 1872:2457 | `hex_owner` | 5 x 117 | owner of the building, relative seat (0 = observer) |
+| 2457:2574 | `hex_neutral` | 1 x 117 | the building is a neutral piece (R46) |
+| 2574:2691 | `hex_pavilion` | 1 x 117 | a pavilion is attached (C6) |
+| 2691:2808 | `hex_city` | 1 x 117 | the building belongs to a city (R43) |
+| 2808:2925 | `hex_river_city` | 1 x 117 | river hex counted for a city by palace 14 (R134) |
+| 2925:3510 | `hex_bridges` | 5 x 117 | a built bridge of that relative seat touches the hex (R40) |
+| 3510:3627 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
+| 3627:3744 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
+| 3744:3861 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
+| 3861:3978 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
+| 3978:4095 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end) |
+| 4095:4099 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
+| 4099:4100 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
+| 4100:4101 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
+| 4101:4106 | `player_present` | 5 | the relative seat is a player in this game |
+| 4106:4166 | `player_faction` | 5 x 12 | faction one-hot (data order) |
+| 4166:4201 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
+| 4201:4261 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
+| 4261:4281 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
+| 4281:4291 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
+| 4291:4316 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
+| 4316:4351 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
+| 4351:4371 | `player_counts` | 5 x 4 | cities/8, bridges/3, pavilions in hand/8, setup spades/3 |
+| 4371:4431 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 4431:4521 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 4521:4606 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 4606:4691 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 4691:4741 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 4741:4786 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 4786:4811 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 4811:4836 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 4836:4846 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 4846:4856 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 4856:5072 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
+| 5072:5216 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 5216:5228 | `competency_left` | 12 | copies left per competency / 4 |
+| 5228:5245 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 5245:5252 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 5252:5258 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 5258:5264 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 5264:5270 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 5270:5366 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
+| 5366:5373 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 5373:5374 | `pavilions_left` | 1 | pavilions left / 8 |
+| 5374:5379 | `neutral_faction` | 5 | 2 players: area token / 15, neutral science levels / 12 (R24) |
+| 5379:5387 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 5387:5392 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 5392:5464 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 5464:5468 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 5468:5473 | `start_player` | 5 | start player, relative seat |
+| 5473:5557 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
+| 5557:5627 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
+| 5627:5663 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 5663:5695 | `pending_kind` | 32 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 5695:5700 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 5700:5701 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
+| 5701:5705 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 5705:5712 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 5712:5715 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 5715:5718 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 5718:5722 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 5722:5723 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 5723:5726 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 5726:5731 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+
+`state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
+layout: relative seat r = seat r), with `state_space` equal to that Box.
+
+## Legal Actions Mask
+
+`action_mask` is an int8 vector of 276: 1 for each legal id of the pending decision if the
+agent decides now, all zeros for every other agent (and after the game).  The deciding agent
+always has at least one legal id (the engine guarantees "no dead ends": every offered id can be
+completed).
+
+## Action Space
+
+One `Discrete(276)` shared by every decision.  Ids come in contiguous blocks
+(`aoi_env.core.moves`); what an id means depends on the pending decision (hex id 40 is
+"target r3c1" when choosing where to terraform, "upgrade r3c1" when choosing what to upgrade).
+`env.unwrapped.game.move_str(id)` gives the notation of a legal id and
+`env.unwrapped.game.parse_move(text)` the id of a notation string (docs/notation.md).
+
+| block | ids | size | meaning |
+|---|---|---|---|
+| `HEX` | 0-116 | 117 | a map position `row * 13 + col` |
+| `DISC` | 117-120 | 4 | a discipline / book colour: banking, law, engineering, medicine |
+| `COUNT` | 121-123 | 3 | a number 1-3 (spades on the first hex, ...) |
+| `BUILDING` | 124-130 | 7 | workshop, guild, school, university, palace, tower, monument |
+| `ACTION` | 131-137 | 7 | main action: build, sail, dig, innovate, molebridge, pavilion, pass |
+| `SCHOLAR` | 138-149 | 12 | send scholar: discipline * 3 + (space 3, space 2, return) |
+| `SPELL` | 150-155 | 6 | spells S1 S2 S4 S5 S3 S6 (printed order) |
+| `BOOK` | 156-161 | 6 | book actions BA1-BA6 |
+| `SPECIAL` | 162-167 | 6 | special action of: palace, deus ex machina, professors, competency C7, bonus tile, faction |
+| `CONVERT` | 168-181 | 14 | conversions: burn, 5pw->scholar, 5pw->book x4, 3pw->tool, 1pw->coin, scholar->tool, tool->coin, book->coin x4 |
+| `DONE` | 182-182 | 1 | end / decline / skip / no key |
+| `YES` | 183-183 | 1 | accept (a power offer) |
+| `TUNNEL` | 184-184 | 1 | choose a tunnel target next (Moles) |
+| `FLY` | 185-185 | 1 | choose a flight target next (palace 9) |
+| `BONUS` | 186-195 | 10 | round bonus tiles B1-B10 |
+| `PALACE` | 196-212 | 17 | palace tiles 1-17 |
+| `COMPETENCY` | 213-224 | 12 | competency tiles C1-C12 |
+| `CITY` | 225-231 | 7 | city tiles K1-K7 |
+| `INNOVATION` | 232-249 | 18 | innovation tiles (data order) |
+| `BUNDLE` | 250-256 | 7 | standard-distribution set of each terrain (R15) |
+| `TERRAIN` | 257-263 | 7 | planning cards (draft, R16) |
+| `FACTION` | 264-275 | 12 | faction tiles (draft, R16) |
+
+Decode an id: take the block with the largest first id <= id; the offset inside the block is
+the component index (`aoi_env.core.moves.block_of`).  Example: 193 = BONUS 186 + 7 -> round
+bonus tile B8 (`bonus B8` when taking a tile while passing); 42 = HEX 0 + 42 -> position 42 = row 3, column 3
+= `r3c3`.
+
+## Rewards
+
+Rewards are 0 until the game ends (after round 6, R82), then every agent gets its final reward
+at once (read it with `last()` on its dead step):
+
+| `reward=` | final reward |
+|---|---|
+| `"rank"` (default) | by final VP rank: 1st +1, last -1, linear in between (1 - 2 r / (n - 1) for place r = 0..n-1); tied players share (average) the values of the places they occupy (R86: ties are shared); zero-sum |
+| `"win"` | the winner(s) share +1 (each of k tied winners gets 1 / k), everyone else -1 |
+| `"score_diff"` | (own VP - mean VP of the others) / 100 |
+
+At the end `infos[agent]` holds `{"vp": final VP, "rank": 1-based shared rank}`.
+
+## Illegal actions
+
+`raw_env.step` with an id that is not legal raises `ValueError` naming the id, the agent, the
+pending decision and the legal moves; the game is unchanged.  `env()` (the classic wrapper
+chain `TerminateIllegalWrapper(illegal_reward=-1)` -> `AssertOutOfBoundsWrapper` ->
+`OrderEnforcingWrapper`) instead ends the game as PettingZoo classic does: the offender gets -1,
+everyone else 0, and every agent is terminated.
+
+## Parameters
+
+`aoi_env.env(num_players=4, **options)` and `aoi_env.raw_env(...)`; a bad value raises
+`ValueError` naming the parameter and the valid values.
+
+| parameter | default | values |
+|---|---|---|
+| `num_players` | 4 | 2-5 (R5) |
+| `map` | `"auto"` | board side `"3-5"` or `"1-3"`; `"auto"`: 1-3 for 2 players, else 3-5 |
+| `ruleset` | `"v1.2"` | `"v1.2"` or `"v1.0"` (first-edition faction numbers, R145) |
+| `distribution` | `"standard"` | `"standard"` sets (R15) or `"draft"` (R16) |
+| `factions` | `()` | one faction name per seat, e.g. `("moles", "omar", "felines")` |
+| `boards` | `()` | one planning board (terrain) per seat, e.g. `("lake", "desert", "forest")` |
+| `setup_choices` | `"players"` | `"players"`: agents take the setup decisions; `"random"`: the engine does |
+| `skip_forced` | `True` | apply decisions with a single legal id automatically |
+| `area_tokens` | `(12, 13, 14, 15)` | 2-player neutral area token values (OP-11) |
+| `reward` | `"rank"` | `"rank"`, `"win"`, `"score_diff"` (see Rewards) |
+| `render_mode` | `None` | `"human"` (prints text), `"ansi"` (returns text), `"svg"` (returns an SVG string) |
+
+`reset(seed=s)` plays the engine game `aoi_env.Game(config, seed=s)`, so a recorded game is
+replayed by the same seed and move list; `reset()` without a seed draws the game seed from
+`env.np_random`.  `reset(options={"game": g})` starts from a copy of the engine game `g` (same
+number of players; e.g. a position built with `aoi_env.testing.Scenario`); other option keys are
+ignored.  `env.unwrapped.game` is the engine `Game` (scores, notation, text rendering, clone).
+
+## Usage
+
+```python
+import aoi_env
+
+env = aoi_env.env(num_players=3)
+env.reset(seed=42)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    mask = observation["action_mask"]
+    action = None if termination or truncation else env.action_space(agent).sample(mask)
+    env.step(action)
+print(env.unwrapped.game.scores())
+env.close()
+```
+
+## Version History
+
+* v0: first release: all rules R1-R146, observation schema 1, action schema 1 (aoi-env 0.1.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from aoi_env.core.config import DEFAULT_PARAMS, GameConfig
+from aoi_env.core.engine import Game
+from aoi_env.core.moves import BLOCKS, NUM_ACTIONS
+from aoi_env.observation import OBS_SIZE, ObservationEncoder, encode
+
+ENV_NAME = "age_of_innovation_v0"
+REGISTRY_ID = "aoi/age_of_innovation-v0"
+REWARD_KINDS = ("rank", "win", "score_diff")
+SCORE_DIFF_SCALE = 100.0
+GAME_OPTIONS = tuple(k for k in DEFAULT_PARAMS if k != "players")
+"""Game parameters accepted as keyword options (``num_players`` stands for ``players``)."""
+
+ACTION_BLOCK_DOCS = {
+    "HEX": "a map position `row * 13 + col`",
+    "DISC": "a discipline / book colour: banking, law, engineering, medicine",
+    "COUNT": "a number 1-3 (spades on the first hex, ...)",
+    "BUILDING": "workshop, guild, school, university, palace, tower, monument",
+    "ACTION": "main action: build, sail, dig, innovate, molebridge, pavilion, pass",
+    "SCHOLAR": "send scholar: discipline * 3 + (space 3, space 2, return)",
+    "SPELL": "spells S1 S2 S4 S5 S3 S6 (printed order)",
+    "BOOK": "book actions BA1-BA6",
+    "SPECIAL": "special action of: palace, deus ex machina, professors, competency C7, bonus tile, faction",
+    "CONVERT": "conversions: burn, 5pw->scholar, 5pw->book x4, 3pw->tool, 1pw->coin, scholar->tool, "
+    "tool->coin, book->coin x4",
+    "DONE": "end / decline / skip / no key",
+    "YES": "accept (a power offer)",
+    "TUNNEL": "choose a tunnel target next (Moles)",
+    "FLY": "choose a flight target next (palace 9)",
+    "BONUS": "round bonus tiles B1-B10",
+    "PALACE": "palace tiles 1-17",
+    "COMPETENCY": "competency tiles C1-C12",
+    "CITY": "city tiles K1-K7",
+    "INNOVATION": "innovation tiles (data order)",
+    "BUNDLE": "standard-distribution set of each terrain (R15)",
+    "TERRAIN": "planning cards (draft, R16)",
+    "FACTION": "faction tiles (draft, R16)",
+}
+
+
+CARD_HEADER = "<!-- generated from the docstring of aoi_env/env.py by aoi_env.env.write_card(); do not edit -->\n\n"
+
+
+def card() -> str:
+    """The environment card (this module's docstring) as the Markdown of docs/environment.md."""
+    return CARD_HEADER + (__doc__ or "")
+
+
+def write_card(path: str = "docs/environment.md") -> None:
+    """Regenerate docs/environment.md: ``python -c "from aoi_env.env import write_card; write_card()"``."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(card())
+
+
+def action_table() -> str:
+    """The action-block rows of the environment card, generated from ``aoi_env.core.moves``."""
+    rows = []
+    for name, (base, size) in BLOCKS.items():
+        rows.append(f"| `{name}` | {base}-{base + size - 1} | {size} | {ACTION_BLOCK_DOCS[name]} |")
+    return "\n".join(rows)
+
+
+def observation_table() -> str:
+    """The observation-layout rows of the environment card, generated from ``aoi_env.observation``."""
+    from aoi_env.observation import layout_table
+
+    return "\n".join(layout_table().splitlines()[2:])
+
+
+def final_rewards(scores: np.ndarray, kind: str = "rank") -> np.ndarray:
+    """Final rewards per seat from final VP (see the card's Rewards section)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    n = len(scores)
+    if kind == "rank":
+        # place r (0 = first) is worth 1 - 2 r / (n - 1); players tied on places i..j-1 share their
+        # mean, (n - 1 - (i + j - 1)) / (n - 1), computed from integers so ties give exact zeros
+        order = np.argsort(-scores, kind="stable")
+        out = np.empty(n)
+        i = 0
+        while i < n:
+            j = i
+            while j < n and scores[order[j]] == scores[order[i]]:
+                j += 1
+            out[order[i:j]] = (n - 1 - (i + j - 1)) / (n - 1)  # R86: tied players share
+            i = j
+        return out
+    if kind == "win":
+        winners = scores == scores.max()
+        return np.where(winners, 1.0 / winners.sum(), -1.0)
+    if kind == "score_diff":
+        others = (scores.sum() - scores) / (n - 1)
+        return (scores - others) / SCORE_DIFF_SCALE
+    raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {kind!r}")
+
+
+def vp_ranks(scores: np.ndarray) -> list[int]:
+    """1-based ranks with ties shared: VP 30, 25, 25, 10 -> 1, 2, 2, 4."""
+    return [1 + int(np.count_nonzero(scores > s)) for s in scores]
+
+
+class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 - PettingZoo naming
+    """The AEC environment without wrappers (illegal actions raise ``ValueError``); see the card."""
+
+    metadata = {
+        "name": ENV_NAME,
+        "render_modes": ["human", "ansi", "svg"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self, num_players: int = 4, render_mode: str | None = None, reward: str = "rank", **options: Any
+    ) -> None:
+        EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, reward=reward, **options)
+        super().__init__()
+        unknown = sorted(set(options) - set(GAME_OPTIONS))
+        if unknown:
+            valid = ", ".join(("num_players", *GAME_OPTIONS, "reward", "render_mode"))
+            raise ValueError(f"unknown parameter {unknown[0]!r}; valid: {valid}")
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
+        if not 2 <= int(num_players) <= 5:
+            raise ValueError(f"num_players must be 2..5, got {num_players}")
+        if reward not in REWARD_KINDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}")
+        self.config = GameConfig.from_params(options, players=int(num_players))
+        self.reward_kind = reward
+        self.render_mode = render_mode
+
+        self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
+        self.agents: list[str] = []
+        obs_box = {a: spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_box[a], "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        self._encoder = ObservationEncoder()
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.game: Game | None = None
+        self.np_random: np.random.Generator | None = None  # type: ignore[assignment]
+
+    # -- spaces ----------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: ``Game(config, seed)``; without a seed, one drawn from ``np_random``."""
+        if seed is not None or self.np_random is None:
+            self.np_random, _ = seeding.np_random(seed)
+        start = (options or {}).get("game")
+        if start is not None:
+            self.game = self._start_position(start)
+        else:
+            game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
+            self.game = Game(self.config, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.game.current_seat()]
+
+    def _start_position(self, start: Game) -> Game:
+        """A copy of an engine game to start from (``reset(options={"game": g})``)."""
+        if not isinstance(start, Game):
+            raise ValueError(f"options['game'] must be an aoi_env.Game, got {type(start).__name__}")
+        if start.seats != len(self.possible_agents):
+            raise ValueError(f"options['game'] has {start.seats} players, this env {len(self.possible_agents)}")
+        if start.is_over():
+            raise ValueError("options['game'] is already over")
+        return start.clone()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # A7: one vacuous step(None) per finished agent
+            return
+        game = self._require_game()
+        if action is None:
+            raise ValueError(f"{agent} must act (pending: {game.pending_kind().name.lower()}); got None")
+        try:
+            game.apply_action(int(action))
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{agent}: {err}") from None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if game.is_over():
+            self._finish(game)
+        else:
+            self.agent_selection = self.possible_agents[game.current_seat()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, game: Game) -> None:
+        """Final rewards for everyone; every agent is terminated and then takes its dead step."""
+        scores = game.scores()
+        rewards = final_rewards(scores, self.reward_kind)
+        ranks = vp_ranks(scores)
+        for seat, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(rewards[seat])
+            self.terminations[a] = True
+            self.infos[a] = {"vp": int(scores[seat]), "rank": ranks[seat]}
+        self._deads_step_first()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        seat = self._seat[agent]
+        mask = game.action_mask() if game.current_seat() == seat else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state: seat 0's observation (relative seat r = seat r)."""
+        return encode(self._require_game(), 0)
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        game = self._require_game()
+        if self.render_mode == "svg":
+            from aoi_env.render.svg import render_svg
+
+            return render_svg(game)
+        from aoi_env.render.text import render_text
+
+        text = render_text(game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window); defined because ``render`` is (api_test)."""
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+
+def env(num_players: int = 4, **options: Any) -> AECEnv:
+    """The wrapped environment (PettingZoo classic chain); illegal actions end the game with -1."""
+    e: AECEnv = raw_env(num_players=num_players, **options)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,628 @@
+"""Egocentric observation encoding: one flat float32 vector with named views (STYLE §5 item 14).
+
+``encode(game, observer)`` writes every block of ``LAYOUT`` in order into one buffer of
+``OBS_SIZE`` floats and asserts that the cursor ends exactly at ``OBS_SIZE``.  Every value lies in
+[0, 1]: counts are divided by the scale given in ``LAYOUT`` and clipped, categories are one-hot.
+
+The view is **egocentric**: the observer is relative seat 0, the player after them in seat order
+is relative seat 1, and so on (``relative_seat``, the one rotation function).  Player blocks have
+``MAX_SEATS`` = 5 rows whatever the player count, so the size is the same for 2-5 players; rows of
+absent seats are zero (``player_present`` tells which rows are real).  Everything on the table is
+public in *Age of Innovation* (no hidden information), so the observation is the full position.
+
+``views(obs)`` returns ``{name: reshaped view}`` onto a vector, ``layout()`` the names with their
+slices and shapes, ``layout_table()`` the Markdown table of the environment card.  Hex planes are
+indexed by grid position ``pos = row * 13 + col`` (117 positions, see ``aoi_env.core.board``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aoi_env.core import pending as pending_stack
+from aoi_env.core.board import geometry
+from aoi_env.core.moves import NUM_ACTIONS
+from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
+from aoi_env.core.rules import terrain as terrain_rules
+from aoi_env.core.rules.science import MAX_LEVEL
+from aoi_env.core.state import (
+    G_AREA_TOKEN,
+    G_BONUS_COINS,
+    G_BONUS_STATE,
+    G_BOOK_ACTIONS,
+    G_BOOKS_USED,
+    G_BUNDLE_BONUS,
+    G_BUNDLE_FACTION,
+    G_CITY_LEFT,
+    G_COMP_LEFT,
+    G_COMP_SPACES,
+    G_DRAFT_BOARDS,
+    G_DRAFT_FACTIONS,
+    G_DRAFT_PALACES,
+    G_FINAL_TILE,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
+    G_NEUTRAL_LEFT,
+    G_NEUTRAL_SCIENCE,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_NUM_BRIDGES,
+    G_ORDER,
+    G_PALACE_STATE,
+    G_PAVILIONS_LEFT,
+    G_PHASE,
+    G_ROUND,
+    G_ROUND_TILES,
+    G_SCHOLAR_SPACES,
+    G_SPELLS_USED,
+    G_START_PLAYER,
+    H_BUILDING,
+    H_CITY,
+    H_NEUTRAL,
+    H_OWNER,
+    H_PAVILION,
+    H_RIVER_CITY,
+    H_TERRAIN,
+    MAX_SEATS,
+    NEUTRAL_SEAT,
+    P_BOARD,
+    P_BONUS,
+    P_BOOKS,
+    P_BOWLS,
+    P_BRIDGES,
+    P_BUILT,
+    P_CITIES,
+    P_COINS,
+    P_COMPETENCIES,
+    P_DEFER_CITY,
+    P_DRAFT_PALACE,
+    P_FACTION,
+    P_INNOVATIONS,
+    P_NEUTRAL_BUILT,
+    P_NEUTRAL_PALACE,
+    P_PALACE_TILE,
+    P_PASSED,
+    P_PAVILIONS,
+    P_SAILING,
+    P_SCHOLAR_SUPPLY,
+    P_SCHOLARS,
+    P_SCIENCE,
+    P_SETUP_SPADES,
+    P_SPECIALS_USED,
+    P_TERRAFORMING,
+    P_TOOLS,
+    P_VP,
+    Phase,
+)
+from aoi_env.data import NUM_POSITIONS, load
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+OBS_SCHEMA_VERSION = 1
+
+P = NUM_POSITIONS
+S = MAX_SEATS
+DECISION_KINDS: tuple[Kind, ...] = tuple(k for k in Kind if k < Kind.AUTO)
+"""The decision kinds, in the order of the ``pending_kind`` one-hot."""
+_KIND_INDEX = {int(k): i for i, k in enumerate(DECISION_KINDS)}
+
+# scales: a count is written as min(value / scale, 1)
+VP_SCALE = 200.0
+COINS_SCALE = 50.0
+TOOLS_SCALE = 20.0
+SCHOLARS_SCALE = 7.0
+BOOKS_SCALE = 10.0
+BOWL_SCALE = 14.0  # 12 tokens + 2 from the neutral Palace (R117)
+SAILING_SCALE = 4.0  # track 0-3, +1 with bonus tile B1 (OP-41)
+TERRAFORMING_SCALE = 2.0  # upgrades done: 0-2 (R72)
+PIECES = (9, 4, 3, 1, 1)  # workshop, guild, school, university, palace pieces (R2)
+NEUTRAL_SCALE = 5.0  # neutral pieces owned per type (5 Towers, else 1, R1)
+COUNT_SCALE = 8.0  # cities (keys), pending counts
+BRIDGE_SCALE = 3.0  # bridges per player (R2)
+PAVILION_SCALE = 8.0
+BONUS_COIN_SCALE = 6.0
+COMP_COPIES = 4.0
+CITY_COPIES = 3.0
+AREA_SCALE = 15.0
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named block of the observation: its shape and what it holds."""
+
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+LAYOUT: tuple[Block, ...] = (
+    # -- the map: planes of 117 grid positions ----------------------------------------------
+    Block("hex_terrain", (9, P), "terrain one-hot: desert plains swamp lake forest mountain wasteland river off"),
+    Block("hex_building", (7, P), "building one-hot: workshop guild school university palace tower monument"),
+    Block("hex_owner", (S, P), "owner of the building, relative seat (0 = observer)"),
+    Block("hex_neutral", (1, P), "the building is a neutral piece (R46)"),
+    Block("hex_pavilion", (1, P), "a pavilion is attached (C6)"),
+    Block("hex_city", (1, P), "the building belongs to a city (R43)"),
+    Block("hex_river_city", (1, P), "river hex counted for a city by palace 14 (R134)"),
+    Block("hex_bridges", (S, P), "a built bridge of that relative seat touches the hex (R40)"),
+    Block("hex_bridge_spots", (1, P), "free printed bridge spots touching the hex / 3"),
+    Block("hex_border", (1, P), "land hex on the map border (C11, F1)"),
+    Block("hex_spades", (1, P), "spades to turn the hex into the observer's native terrain / 3 (R35)"),
+    Block("hex_reach", (1, P), "land hex in the observer's reach now (R39)"),
+    Block("hex_pending", (1, P), "hex named by the pending decision (first TB hex, first bridge end)"),
+    # -- game parameters ----------------------------------------------------------------------
+    Block("game_players", (4,), "number of players one-hot: 2 3 4 5"),
+    Block("game_ruleset", (1,), "1 = ruleset v1.0, 0 = v1.2 (R145)"),
+    Block("game_map", (1,), "1 = board side 1-3, 0 = side 3-5 (R5)"),
+    # -- players, rows by relative seat ------------------------------------------------------
+    Block("player_present", (S,), "the relative seat is a player in this game"),
+    Block("player_faction", (S, 12), "faction one-hot (data order)"),
+    Block("player_board", (S, 7), "planning board = native terrain one-hot"),
+    Block(
+        "player_resources",
+        (S, 12),
+        f"vp/{VP_SCALE:g} coins/{COINS_SCALE:g} tools/{TOOLS_SCALE:g} scholars/7 scholar_supply/7 "
+        f"books(banking law engineering medicine)/{BOOKS_SCALE:g} bowls(I II III)/{BOWL_SCALE:g}",
+    ),
+    Block("player_science", (S, 4), f"science level per discipline / {MAX_LEVEL} (R47)"),
+    Block("player_tracks", (S, 2), f"sailing/{SAILING_SCALE:g}, terraforming upgrades/{TERRAFORMING_SCALE:g}"),
+    Block("player_buildings", (S, 5), "own pieces built / pieces: workshop guild school university palace"),
+    Block("player_neutral", (S, 7), f"neutral pieces owned / {NEUTRAL_SCALE:g}: workshop .. monument (R46)"),
+    Block(
+        "player_counts",
+        (S, 4),
+        f"cities/{COUNT_SCALE:g}, bridges/{BRIDGE_SCALE:g}, pavilions in hand/{PAVILION_SCALE:g}, setup spades/3",
+    ),
+    Block("player_competencies", (S, 12), "competency tiles C1..C12 owned"),
+    Block("player_innovations", (S, 18), "innovations owned (data order)"),
+    Block("player_palace", (S, 17), "palace tile of the built Palace, 1..17 (R68)"),
+    Block("player_draft_palace", (S, 17), "palace tile drafted but not built (R16, OP-54)"),
+    Block("player_bonus", (S, 10), "round bonus tile held, B1..B10"),
+    Block(
+        "player_flags",
+        (S, 9),
+        "passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this "
+        "round: palace deus_ex_machina professors competency bonus faction",
+    ),
+    Block("player_order", (S, S), "position in this round's turn order, one-hot"),
+    Block("player_next_order", (S, S), "position in next round's order (passing order), one-hot; 0 if not passed"),
+    # -- displays ----------------------------------------------------------------------------
+    Block("bonus_display", (10,), "round bonus tile B1..B10 is on the display"),
+    Block("bonus_coins", (10,), f"coins on display tiles / {BONUS_COIN_SCALE:g} (R80.3)"),
+    Block("innovation_display", (12, 18), "available innovation on each display space, one-hot (R12, R20)"),
+    Block("competency_display", (12, 12), "competency type on each display space (column * 3 + row), one-hot (R11)"),
+    Block("competency_left", (12,), f"copies left per competency / {COMP_COPIES:g}"),
+    Block("palace_display", (17,), "palace tile 1..17 is available (R14)"),
+    Block("city_left", (7,), f"city tiles left per type K1..K7 / {CITY_COPIES:g} (R13)"),
+    Block("spells_used", (6,), "X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75)"),
+    Block("book_actions", (6,), "book action BA1..BA6 is in play (R8)"),
+    Block("book_actions_used", (6,), "X token on book action BA1..BA6"),
+    Block("scholar_spaces", (16, S + 1), "occupant of science space (discipline * 4 + space): rel. seat, neutral"),
+    Block("neutral_left", (7,), "neutral pieces left / supply: workshop .. monument (R1)"),
+    Block("pavilions_left", (1,), f"pavilions left / {PAVILION_SCALE:g}"),
+    Block("neutral_faction", (5,), f"2 players: area token / {AREA_SCALE:g}, neutral science levels / 12 (R24)"),
+    # -- round --------------------------------------------------------------------------------
+    Block("round", (8,), "round one-hot: setup, 1..6, over"),
+    Block("phase", (5,), "phase one-hot: setup income actions science over"),
+    Block("round_tiles", (6, 12), "round scoring tile of rounds 1..6, one-hot T1..T12 (R6)"),
+    Block("final_tile", (4,), "final round tile F1..F4 (R7)"),
+    Block("start_player", (S,), "start player, relative seat"),
+    # -- setup --------------------------------------------------------------------------------
+    Block("setup_bundle_faction", (7, 12), "standard distribution: faction of the set of each terrain (R15)"),
+    Block("setup_bundle_bonus", (7, 10), "standard distribution: bonus tile of each untaken set"),
+    Block("setup_draft", (36,), "draft pools (R16): planning cards 7, factions 12, palace tiles 17"),
+    # -- the pending decision -----------------------------------------------------------------
+    Block("pending_kind", (len(DECISION_KINDS),), "pending decision kind one-hot (aoi_env.core.pending.Kind order)"),
+    Block("pending_seat", (S,), "seat to decide, relative (0 = the observer decides)"),
+    Block("pending_count", (1,), f"spades / books / steps / power offered still to go / {COUNT_SCALE:g}"),
+    Block("pending_flags", (4,), "Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump"),
+    Block("pending_building", (7,), "building of the pending placement or upgrade, workshop .. monument"),
+    Block("pending_source", (3,), "upgrade source: paid action, free (palace 4, BA5), palace 3 swap"),
+    Block("pending_bridge", (3,), "bridge mode: spell/printed, Moles; bridges left / 3"),
+    Block("pending_discipline", (4,), "discipline of a key decision (R50)"),
+    Block("pending_option", (1,), "second action (MAIN) / during setup / from palace 11 / fixed setup"),
+    Block("pending_parts", (3,), "palace 15 parts left: spades, bridges, books (R135)"),
+    Block("pending_builder", (S,), "power offer: the builder, relative seat (R42)"),
+)
+
+OBS_SIZE = sum(b.size for b in LAYOUT)
+SLICES: dict[str, slice] = {}
+_cursor = 0
+for _b in LAYOUT:
+    SLICES[_b.name] = slice(_cursor, _cursor + _b.size)
+    _cursor += _b.size
+SHAPES: dict[str, tuple[int, ...]] = {b.name: b.shape for b in LAYOUT}
+_PLAN = tuple((b.name, b.size, b.shape) for b in LAYOUT)
+assert _cursor == OBS_SIZE
+
+_TB_KINDS = frozenset({Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.LIZARD_BUILD})
+_COUNT_P0 = frozenset(
+    {Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.SPADES, Kind.PAY_BOOKS,
+     Kind.CHOOSE_BOOKS, Kind.STEPS_ANY, Kind.STEPS_ONE, Kind.OFFER}
+)  # fmt: skip
+_OPTION_P0 = frozenset({Kind.MAIN, Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_CITY, Kind.PICK_BONUS})
+_BUILDING_P0 = frozenset({Kind.INITIAL_PLACE, Kind.UPGRADE_TARGET, Kind.NEUTRAL_PLACE})
+_HEX_P2 = frozenset({Kind.TB_SPADES, Kind.TB_FINISH, Kind.BRIDGE_DIR})
+_TB_BITS = (TB_BUY, TB_BUILD, TB_LIZARD, TB_NO_JUMP)
+
+
+def relative_seat(seat: np.ndarray | int, observer: int, seats: int) -> np.ndarray | int:
+    """The egocentric rotation, the one place it is defined: ``observer`` -> 0, the next seat -> 1, ..."""
+    return (seat - observer) % seats
+
+
+def layout() -> list[tuple[str, slice, tuple[int, ...]]]:
+    """(name, slice into the flat vector, shape of the view) of every block, in order."""
+    return [(b.name, SLICES[b.name], b.shape) for b in LAYOUT]
+
+
+def views(obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Named views (not copies) onto a flat observation vector."""
+    if obs.shape != (OBS_SIZE,):
+        raise ValueError(f"an observation has shape ({OBS_SIZE},), got {obs.shape}")
+    return {b.name: obs[SLICES[b.name]].reshape(b.shape) for b in LAYOUT}
+
+
+def layout_table() -> str:
+    """The Markdown table of the environment card (generated from ``LAYOUT``)."""
+    rows = ["| slice | name | shape | contents |", "|---|---|---|---|"]
+    for b in LAYOUT:
+        sl = SLICES[b.name]
+        shape = " x ".join(str(d) for d in b.shape)
+        rows.append(f"| {sl.start}:{sl.stop} | `{b.name}` | {shape} | {b.doc} |")
+    return "\n".join(rows)
+
+
+def _one_hot_rows(view: np.ndarray, index: np.ndarray) -> None:
+    """Set ``view[i, index[i]] = 1`` for every row whose index is >= 0."""
+    rows = np.flatnonzero(index >= 0)
+    view[rows, index[rows]] = 1.0
+
+
+_PLAYER_NUMBERS = (
+    ("player_resources", [(P_VP, VP_SCALE), (P_COINS, COINS_SCALE), (P_TOOLS, TOOLS_SCALE),
+                          (P_SCHOLARS, SCHOLARS_SCALE), (P_SCHOLAR_SUPPLY, SCHOLARS_SCALE)]
+                         + [(P_BOOKS.start + d, BOOKS_SCALE) for d in range(4)]
+                         + [(P_BOWLS.start + b, BOWL_SCALE) for b in range(3)]),
+    ("player_science", [(P_SCIENCE.start + d, float(MAX_LEVEL)) for d in range(4)]),
+    ("player_tracks", [(P_SAILING, SAILING_SCALE), (P_TERRAFORMING, TERRAFORMING_SCALE)]),
+    ("player_buildings", [(P_BUILT.start + 1 + i, float(PIECES[i])) for i in range(5)]),
+    ("player_neutral", [(P_NEUTRAL_BUILT.start + 1 + i, NEUTRAL_SCALE) for i in range(7)]),
+    ("player_counts", [(P_CITIES, COUNT_SCALE), (P_BRIDGES, BRIDGE_SCALE), (P_PAVILIONS, PAVILION_SCALE),
+                       (P_SETUP_SPADES, 3.0)]),
+)  # fmt: skip
+"""The player blocks that hold scaled counts: (block, [(player field, scale) per column])."""
+_NUMBER_FIELDS = np.array([f for _, cols in _PLAYER_NUMBERS for f, _ in cols], dtype=np.intp)
+_NUMBER_INV_SCALE = np.array([1.0 / sc for _, cols in _PLAYER_NUMBERS for _, sc in cols], dtype=np.float32)
+_NUMBER_SPANS = []
+_col = 0
+for _name, _cols in _PLAYER_NUMBERS:
+    assert SHAPES[_name] == (S, len(_cols)), _name
+    _NUMBER_SPANS.append((_name, _col, _col + len(_cols)))
+    _col += len(_cols)
+_PLAYER_CATEGORIES = (
+    ("player_faction", (P_FACTION,)),
+    ("player_board", (P_BOARD,)),
+    ("player_innovations", tuple(P_INNOVATIONS.start + i for i in range(3))),
+    ("player_palace", (P_PALACE_TILE,)),
+    ("player_draft_palace", (P_DRAFT_PALACE,)),
+    ("player_bonus", (P_BONUS,)),
+)
+"""One-hot player blocks: (block, player fields whose value, if >= 0, is the column to set)."""
+_CAT_FIELDS = np.array([f for _, fields in _PLAYER_CATEGORIES for f in fields], dtype=np.intp)
+_CAT_START = np.array([SLICES[name].start for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
+_CAT_WIDTH = np.array([SHAPES[name][1] for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
+_ROWS = np.arange(S, dtype=np.intp)[:, None]
+_BITS12 = np.arange(12)
+_NEUTRAL_NAMES = ("workshop", "guild", "school", "university", "palace", "tower", "monument")
+
+
+class _Writer:
+    """Hands out the views of consecutive blocks and checks that they are taken in layout order."""
+
+    def __init__(self, buf: np.ndarray, views: list[np.ndarray]) -> None:
+        self.buf = buf
+        self.views = views
+        self.cursor = 0
+        self.index = 0
+
+    def __call__(self, name: str) -> np.ndarray:
+        expected, size, _ = _PLAN[self.index]
+        if expected != name:
+            raise AssertionError(f"observation block {name!r} written out of order (expected {expected!r})")
+        self.cursor += size
+        self.index += 1
+        return self.views[self.index - 1]
+
+
+class ObservationEncoder:
+    """Writes observations into one reusable buffer (views built once) and returns copies.
+
+    The map and display sections change only when something is built, taken or used, so each is
+    cached per observer under a key holding every input it is computed from (``_map_key``,
+    ``_display_key``); a test compares cached and fresh encodings over random games.
+    """
+
+    def __init__(self) -> None:
+        self.buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.block_views = [self.buf[SLICES[b.name]].reshape(b.shape) for b in LAYOUT]
+        self._cache: dict[tuple[str, int], tuple[tuple, np.ndarray]] = {}
+
+    def encode(self, g: Game, observer: int) -> np.ndarray:
+        """The observation of ``observer`` (a seat) as a new float32 vector of ``OBS_SIZE``."""
+        n = g.seats
+        if not 0 <= observer < n:
+            raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
+        self.buf[:] = 0.0
+        w = _Writer(self.buf, self.block_views)
+
+        def cached(section: str, key: tuple, write: Callable[[Game, int, _Writer], None]) -> None:
+            names, span = _SECTIONS[section]
+            hit = self._cache.get((section, observer))
+            if hit is not None and hit[0] == key:
+                for name in names:  # the writer still checks the order and the size
+                    w(name)
+                self.buf[span] = hit[1]
+            else:
+                write(g, observer, w)
+                self._cache[(section, observer)] = (key, self.buf[span].copy())
+
+        _write(g, observer, w, cached)
+        if w.cursor != OBS_SIZE or w.index != len(LAYOUT):
+            raise AssertionError(f"observation writer stopped at {w.cursor}, expected OBS_SIZE = {OBS_SIZE}")
+        return self.buf.copy()
+
+
+def encode(g: Game, observer: int) -> np.ndarray:
+    """The observation of ``observer`` (a seat): a float32 vector of ``OBS_SIZE`` in [0, 1]."""
+    return ObservationEncoder().encode(g, observer)
+
+
+def _section(first: str, last: str) -> tuple[tuple[str, ...], slice]:
+    names = [b.name for b in LAYOUT]
+    return tuple(names[names.index(first) : names.index(last) + 1]), slice(SLICES[first].start, SLICES[last].stop)
+
+
+_SECTIONS = {"map": _section("hex_terrain", "hex_reach"), "displays": _section("bonus_display", "neutral_faction")}
+_DISPLAY_FIELDS = slice(G_BOOK_ACTIONS.start, G_NEUTRAL_SCIENCE.stop)  # every glob field the displays read
+
+
+def _map_key(g: Game, observer: int) -> tuple:
+    """Everything the map section depends on (terrain, buildings, bridges, the observer's reach)."""
+    s = g.state
+    return (g.seats, g.geo.name, int(s.players[observer, P_BOARD]), terrain_rules.sailing(g, observer),
+            s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))  # fmt: skip
+
+
+def _display_key(g: Game, observer: int) -> tuple:
+    """Everything the display section depends on besides the observer."""
+    return (g.seats, g.state.glob[_DISPLAY_FIELDS].tobytes())
+
+
+def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> None:
+    """Write every block in layout order (``cached`` writes or restores a cached section)."""
+    n = g.seats
+    s = g.state
+    glob = s.glob
+    players = s.players
+
+    def rel(seat: int) -> int:
+        return relative_seat(seat, observer, n)
+
+    # row r of every player block is seat (observer + r) % n: the egocentric rotation
+    pl = players[relative_order(observer, n)]
+
+    cached("map", _map_key(g, observer), _write_map)
+    hex_pending = w("hex_pending")
+
+    # -- game parameters
+    w("game_players")[n - 2] = 1.0
+    w("game_ruleset")[0] = g.config.ruleset == "v1.0"
+    w("game_map")[0] = g.config.map_side == "1-3"
+
+    # -- players
+    w("player_present")[:n] = 1.0
+    # all one-hot player blocks (_PLAYER_CATEGORIES) in one scatter into the flat buffer:
+    # block start + row * width + value, for the values >= 0
+    values = pl[:, _CAT_FIELDS]
+    w.buf[(_CAT_START + _ROWS[:n] * _CAT_WIDTH + values)[values >= 0]] = 1.0
+    w("player_faction")
+    w("player_board")
+    numbers = np.clip(pl[:, _NUMBER_FIELDS] * _NUMBER_INV_SCALE, 0.0, 1.0)
+    for name, a, b in _NUMBER_SPANS:
+        w(name)[:n] = numbers[:, a:b]
+    w("player_competencies")[:n] = (pl[:, P_COMPETENCIES][:, None] >> _BITS12) & 1
+    for name in ("player_innovations", "player_palace", "player_draft_palace", "player_bonus"):
+        w(name)  # written by the scatter above
+    view = w("player_flags")[:n]
+    view[:, 0] = pl[:, P_PASSED] != 0
+    view[:, 1] = pl[:, P_NEUTRAL_PALACE] != 0
+    view[:, 2] = pl[:, P_DEFER_CITY] != 0
+    view[:, 3:9] = (pl[:, P_SPECIALS_USED][:, None] >> _BITS12[:6]) & 1
+    for name, field, used in (("player_order", G_ORDER, n), ("player_next_order", G_NEXT_ORDER, glob[G_NEXT_COUNT])):
+        view = w(name)
+        for position in range(min(int(used), S)):
+            seat = int(glob[field.start + position])
+            if 0 <= seat < n:
+                view[rel(seat), position] = 1.0
+
+    cached("displays", _display_key(g, observer), _write_displays)
+
+    # -- round
+    w("round")[min(int(glob[G_ROUND]), 7)] = 1.0
+    phase = int(glob[G_PHASE])
+    w("phase")[phase] = 1.0
+    _one_hot_rows(w("round_tiles"), glob[G_ROUND_TILES])
+    w("final_tile")[int(glob[G_FINAL_TILE])] = 1.0
+    w("start_player")[rel(int(glob[G_START_PLAYER]))] = 1.0
+
+    # -- setup pools (empty after setup)
+    bundle_faction, bundle_bonus, draft = w("setup_bundle_faction"), w("setup_bundle_bonus"), w("setup_draft")
+    if phase == Phase.SETUP:
+        _one_hot_rows(bundle_faction, glob[G_BUNDLE_FACTION])
+        _one_hot_rows(bundle_bonus, np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1))
+        for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
+            ids = glob[field]
+            draft[offset + ids[ids >= 0]] = 1.0
+
+    # -- the pending decision
+    _write_pending(g, w, observer, hex_pending)
+
+
+def _write_map(g: Game, observer: int, w: _Writer) -> None:
+    """The hex planes hex_terrain .. hex_reach."""
+    n = g.seats
+    s = g.state
+    players = s.players
+    hexes = s.hexes.astype(np.intp)
+    w("hex_terrain")[hexes[:, H_TERRAIN], np.arange(P)] = 1.0
+    building = hexes[:, H_BUILDING]
+    built = np.flatnonzero(building > 0)
+    w("hex_building")[building[built] - 1, built] = 1.0
+    owned = built[hexes[built, H_OWNER] >= 0]
+    w("hex_owner")[relative_seat(hexes[owned, H_OWNER], observer, n), owned] = 1.0
+    w("hex_neutral")[0] = hexes[:, H_NEUTRAL]
+    w("hex_pavilion")[0] = hexes[:, H_PAVILION]
+    w("hex_city")[0] = hexes[:, H_CITY]
+    w("hex_river_city")[0] = hexes[:, H_RIVER_CITY]
+    bridges = s.built_bridges()
+    view = w("hex_bridges")
+    if len(bridges):
+        owners = relative_seat(s.bridges[: len(bridges), 2].astype(np.intp), observer, n)
+        view[owners, bridges[:, 0]] = 1.0
+        view[owners, bridges[:, 1]] = 1.0
+    w("hex_bridge_spots")[0] = np.minimum(_free_spots(g, bridges) / 3.0, 1.0)
+    w("hex_border")[0] = g.geo.border
+    view = w("hex_spades")
+    if players[observer, P_BOARD] >= 0:
+        view[0] = np.where(g.geo.land, terrain_rules.distances_to_native(g, observer) / 3.0, 0.0)
+    w("hex_reach")[0] = terrain_rules.reach(g, observer)
+
+
+def _write_displays(g: Game, observer: int, w: _Writer) -> None:
+    """The display blocks bonus_display .. neutral_faction."""
+    n = g.seats
+    glob = g.state.glob
+
+    def rel(seat: int) -> int:
+        return relative_seat(seat, observer, n)
+
+    w("bonus_display")[:] = glob[G_BONUS_STATE] == -1
+    w("bonus_coins")[:] = np.minimum(glob[G_BONUS_COINS] / BONUS_COIN_SCALE, 1.0)
+    view = w("innovation_display")
+    spaces = glob[G_INNOV_SPACES]
+    for space in np.flatnonzero(spaces >= 0):
+        tile = int(spaces[space])
+        if glob[G_INNOV_OWNER.start + tile] == -1:
+            view[space, tile] = 1.0
+    _one_hot_rows(w("competency_display"), glob[G_COMP_SPACES])
+    w("competency_left")[:] = np.minimum(glob[G_COMP_LEFT] / COMP_COPIES, 1.0)
+    w("palace_display")[:] = glob[G_PALACE_STATE] == -1
+    w("city_left")[:] = np.minimum(glob[G_CITY_LEFT] / CITY_COPIES, 1.0)
+    w("spells_used")[:] = glob[G_SPELLS_USED] != 0
+    in_play = glob[G_BOOK_ACTIONS]
+    w("book_actions")[in_play] = 1.0
+    w("book_actions_used")[in_play] = glob[G_BOOKS_USED] != 0
+    view = w("scholar_spaces")
+    occ = glob[G_SCHOLAR_SPACES]
+    for space in np.flatnonzero(occ >= 0):
+        who = int(occ[space])
+        view[space, S if who == NEUTRAL_SEAT else rel(who)] = 1.0
+    w("neutral_left")[:] = np.clip(glob[G_NEUTRAL_LEFT][1:8] / _neutral_supply(), 0.0, 1.0)
+    w("pavilions_left")[0] = min(glob[G_PAVILIONS_LEFT] / PAVILION_SCALE, 1.0)
+    view = w("neutral_faction")
+    if n == 2:
+        view[0] = min(glob[G_AREA_TOKEN] / AREA_SCALE, 1.0)
+        view[1:5] = np.minimum(glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
+
+
+def relative_order(observer: int, seats: int) -> list[int]:
+    """Absolute seats in relative order: entry r is the seat the observer sees as relative seat r
+    (the inverse of ``relative_seat``)."""
+    return [(observer + r) % seats for r in range(seats)]
+
+
+@functools.cache
+def _neutral_supply() -> np.ndarray:
+    """Neutral pieces in the game per type workshop .. monument (R1), at least 1."""
+    raw = load().raw["neutral_pieces"]
+    return np.array([max(int(raw.get(k, 0)), 1) for k in _NEUTRAL_NAMES], dtype=np.float32)
+
+
+@functools.cache
+def _printed_spots(side: str) -> tuple[np.ndarray, frozenset[tuple[int, int]]]:
+    geo = geometry(side)
+    counts = np.zeros(P, dtype=np.float32)
+    for a, b in geo.bridge_spots:
+        counts[a] += 1.0
+        counts[b] += 1.0
+    return counts, frozenset(geo.bridge_spots)
+
+
+def _free_spots(g: Game, bridges: np.ndarray) -> np.ndarray:
+    """Number of free printed bridge spots touching each position."""
+    counts, spots = _printed_spots(g.geo.name)
+    out = counts.copy()
+    for a, b in bridges:
+        if (int(a), int(b)) in spots:
+            out[a] -= 1.0
+            out[b] -= 1.0
+    return out
+
+
+def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) -> None:
+    """The pending row (kind, seat, p0..p5) decoded per kind (see ``aoi_env.core.pending``)."""
+    row = pending_stack.top(g.state)
+    v = {name: w(name) for name, _, _ in _PLAN[w.index :]}
+    if row is None:
+        return
+    kind, seat = int(row[0]), int(row[1])
+    p = [int(x) for x in row[2:]]
+    n = g.seats
+    v["pending_kind"][_KIND_INDEX[kind]] = 1.0
+    v["pending_seat"][relative_seat(seat, observer, n)] = 1.0
+    if kind == Kind.USE_KEY:
+        v["pending_discipline"][p[0]] = 1.0
+        v["pending_count"][0] = min(p[1] / COUNT_SCALE, 1.0)
+    elif kind in _COUNT_P0:
+        v["pending_count"][0] = min(max(p[0], 0) / COUNT_SCALE, 1.0)
+    if kind in _TB_KINDS:
+        v["pending_flags"][:] = [(p[1] & bit) != 0 for bit in _TB_BITS]
+    if kind in _BUILDING_P0 and p[0] > 0:
+        v["pending_building"][p[0] - 1] = 1.0
+    if kind == Kind.UPGRADE_TARGET:
+        v["pending_source"][p[1]] = 1.0
+    if kind in (Kind.BRIDGE_END, Kind.BRIDGE_DIR):
+        v["pending_bridge"][p[0]] = 1.0
+        v["pending_bridge"][2] = min(p[1] / BRIDGE_SCALE, 1.0)
+    if kind in _OPTION_P0:
+        v["pending_option"][0] = p[0] != 0
+    if kind == Kind.PALACE15:
+        v["pending_parts"][:] = [(p[0] >> i) & 1 for i in range(3)]
+    if kind == Kind.OFFER:
+        v["pending_builder"][relative_seat(p[1], observer, n)] = 1.0
+    if kind in _HEX_P2:
+        hex_pending[0, p[2]] = 1.0
+
+
+def action_mask(g: Game, seat: int) -> np.ndarray:
+    """int8 mask of ``NUM_ACTIONS``: the legal ids if ``seat`` decides now, else all zeros."""
+    if g.current_seat() != seat:
+        return np.zeros(NUM_ACTIONS, dtype=np.int8)
+    return g.action_mask()
+
+
+if __name__ == "__main__":  # print the card's table: python -m aoi_env.observation
+    print(f"OBS_SIZE = {OBS_SIZE}\n")
+    print(layout_table())

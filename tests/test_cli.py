@@ -1,0 +1,77 @@
+"""The ``aoi`` command (aoi_env/cli.py): version, ``setup-demo`` determinism and error exits."""
+
+from __future__ import annotations
+
+import pytest
+
+from aoi_env import __version__
+from aoi_env.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]):
+    """``aoi --version`` prints the package version and exits 0."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"aoi-env {__version__}"
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys)
+    assert code == 0
+    assert "setup-demo" in out
+
+
+@pytest.mark.parametrize("players", ["3", "5"])
+def test_setup_demo_same_seed_prints_the_same_text(capsys: pytest.CaptureFixture[str], players: str):
+    """Same seed, same game: two runs print identical text."""
+    code1, out1, err1 = run(capsys, "setup-demo", "--players", players, "--seed", "5")
+    code2, out2, _ = run(capsys, "setup-demo", "--players", players, "--seed", "5")
+    assert code1 == code2 == 0 and err1 == ""
+    assert out1 == out2
+    assert out1.startswith("seed 5\n")
+    assert f"aoi(players={players},setup_choices=random)" in out1
+    assert "round 1" in out1  # the random setup choices reached round 1
+
+
+@pytest.mark.parametrize("players", ["3", "5"])
+def test_setup_demo_different_seeds_differ(capsys: pytest.CaptureFixture[str], players: str):
+    _, out5, _ = run(capsys, "setup-demo", "--players", players, "--seed", "5")
+    _, out6, _ = run(capsys, "setup-demo", "--players", players, "--seed", "6")
+    assert out5 != out6
+    # beyond the "seed N" line, the setups themselves differ
+    assert out5.split("\n", 1)[1] != out6.split("\n", 1)[1]
+
+
+def test_setup_demo_accepts_a_game_string(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, "setup-demo", "--game", "aoi(players=4,distribution=draft)", "--seed", "2")
+    assert code == 0
+    assert "aoi(players=4,distribution=draft,setup_choices=random)" in out
+
+
+@pytest.mark.parametrize("players", ["1", "6"])
+def test_setup_demo_bad_player_count_exits_2_with_a_clear_message(capsys: pytest.CaptureFixture[str], players: str):
+    """R5: 2-5 players; the command exits with code 2 and says what is valid."""
+    code, out, err = run(capsys, "setup-demo", "--players", players)
+    assert code == 2
+    assert out == ""
+    assert err.strip() == f"aoi setup-demo: error: players must be 2..5, got {players}"
+
+
+def test_setup_demo_non_integer_player_count_exits_2(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exc:
+        main(["setup-demo", "--players", "x"])
+    assert exc.value.code == 2
+    assert "argument --players: invalid int value: 'x'" in capsys.readouterr().err
+
+
+def test_setup_demo_bad_game_string_exits_2(capsys: pytest.CaptureFixture[str]):
+    code, _, err = run(capsys, "setup-demo", "--game", "aoi(player=3)")
+    assert code == 2
+    assert "unknown parameter 'player'; valid: players" in err

@@ -1,0 +1,503 @@
+"""Component data (aoi_env/data): counts and invariants against RULES.md and DATA.md (issue 2).
+
+Every number here is read from DATA.md / RULES.md, not from the YAML under test, so a typo in
+``components.yaml`` or ``maps.yaml`` fails a test instead of silently changing the game.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+import numpy as np
+import pytest
+import yaml
+
+from aoi_env.core.board import geometry, hex_name, parse_hex
+from aoi_env.core.rules.terrain import spade_distance, step_toward
+from aoi_env.core.setup import innovation_spaces
+from aoi_env.core.tables import tables
+from aoi_env.data import DATA_DIR, DataError, load, parse
+from aoi_env.data.enums import Building, Discipline, Faction, Terrain
+
+D, P, S, L, F, M, W = (Terrain(i) for i in range(7))
+
+
+def _hexes(*names: str) -> set[int]:
+    return {parse_hex(n) for n in names}
+
+
+def _names(mask: np.ndarray) -> set[str]:
+    return {hex_name(p) for p in np.flatnonzero(mask)}
+
+
+def _common_neighbours(geo, a: int, b: int) -> list[int]:
+    return [q for q in geo.neighbors[a] if q in geo.neighbors[b]]
+
+
+# ------------------------------------------------------------------------------------------------
+# the 3-5 board side (DATA.md 2.2)
+
+
+def test_r5_side_3_5_has_81_land_and_36_river_hexes():
+    """R5 / DATA 2.2: the 3-5 side is 9 x 13 = 117 hexes, 81 land + 36 river."""
+    geo = geometry("3-5")
+    assert int(geo.land.sum()) == 81
+    assert int(geo.river.sum()) == 36  # 81 + 36 = 117: no cell of the frame is off the map
+    assert _names(geo.river) == {
+        f"r{r}c{c}"
+        for r, c in [(0, 1), (0, 7), (0, 12), (1, 1), (1, 2), (1, 7), (1, 11), (2, 3), (2, 7), (2, 8), (2, 10),
+                     (2, 11), (3, 3), (3, 6), (3, 8), (3, 9), (4, 4), (4, 5), (4, 6), (5, 1), (5, 2), (5, 3),
+                     (5, 6), (5, 9), (6, 1), (6, 4), (6, 7), (6, 8), (6, 9), (6, 10), (6, 11), (6, 12), (7, 0),
+                     (7, 3), (7, 12), (8, 3)]
+    }  # fmt: skip
+
+
+def test_r5_side_3_5_terrain_counts():
+    """DATA 2.2: desert 11, plains 12, swamp 12, lake 12, forest 11, mountain 11, wasteland 12."""
+    geo = geometry("3-5")
+    counts = np.bincount(geo.terrain[geo.land], minlength=7)
+    assert counts.tolist() == [11, 12, 12, 12, 11, 11, 12]  # sum 81
+    # a few hexes read off the DATA.md grid
+    assert geo.terrain[parse_hex("r0c0")] == F
+    assert geo.terrain[parse_hex("r4c12")] == P
+    assert geo.terrain[parse_hex("r8c3")] == Terrain.RIVER
+    assert geo.terrain[parse_hex("r5c8")] == P
+
+
+def test_r40_side_3_5_has_31_printed_bridge_spots():
+    """R40 / DATA 2.2: 31 bridge spots; 30 are the land pairs whose two common neighbours are both
+    river, the 31st, r6c0-r8c0, crosses river r7c0 at the left edge (other neighbour off-map)."""
+    geo = geometry("3-5")
+    assert len(geo.bridge_spots) == 31
+    assert len(set(geo.bridge_spots)) == 31
+    both_river = {
+        (a, b)
+        for a, b in geo.bridge_geometry
+        if len(cn := _common_neighbours(geo, a, b)) == 2 and all(geo.river[q] for q in cn)
+    }
+    assert len(both_river) == 30
+    assert set(geo.bridge_spots) - both_river == {(parse_hex("r6c0"), parse_hex("r8c0"))}
+    assert both_river <= set(geo.bridge_spots)
+    edge = _common_neighbours(geo, parse_hex("r6c0"), parse_hex("r8c0"))
+    assert [hex_name(q) for q in edge] == ["r7c0"]  # the only on-map common neighbour, a river
+
+
+def test_c11_side_3_5_has_33_border_hexes():
+    """DATA 2.2: border hexes (C11, F1) are the 33 land hexes of rows 0 and 8 and columns 0 and 12."""
+    geo = geometry("3-5")
+    assert int(geo.border.sum()) == 33
+    rule = np.zeros_like(geo.border)
+    for pos in np.flatnonzero(geo.land):
+        r, c = divmod(int(pos), 13)
+        rule[pos] = r in (0, 8) or c in (0, 12)
+    assert np.array_equal(geo.border, rule)
+    assert not (geo.border & ~geo.land).any()
+
+
+def test_r138_side_3_5_has_59_river_adjacent_land_hexes():
+    """DATA 2.2 (computed by board.py): 59 land hexes touch a river hex (B1, Navigators R97)."""
+    geo = geometry("3-5")
+    assert int(geo.river_adjacent.sum()) == 59
+    expected = {
+        f"r{r}c{c}"
+        for r, c in [(0, 0), (0, 2), (0, 3), (0, 6), (0, 8), (0, 11), (1, 0), (1, 3), (1, 6), (1, 8), (1, 9),
+                     (1, 10), (1, 12), (2, 1), (2, 2), (2, 4), (2, 6), (2, 9), (2, 12), (3, 2), (3, 4), (3, 5),
+                     (3, 7), (3, 10), (3, 11), (4, 1), (4, 2), (4, 3), (4, 7), (4, 8), (4, 9), (4, 10), (5, 0),
+                     (5, 4), (5, 5), (5, 7), (5, 8), (5, 10), (5, 11), (5, 12), (6, 0), (6, 2), (6, 3), (6, 5),
+                     (6, 6), (7, 1), (7, 2), (7, 4), (7, 6), (7, 7), (7, 8), (7, 9), (7, 10), (7, 11), (8, 0),
+                     (8, 1), (8, 2), (8, 4), (8, 12)]
+    }  # fmt: skip
+    assert _names(geo.river_adjacent) == expected
+
+
+# ------------------------------------------------------------------------------------------------
+# the 1-3 board side (DATA.md 2.3, OP-12)
+
+
+def test_r5_side_1_3_has_59_land_hexes():
+    """DATA 2.3: 59 land hexes, desert 9, plains 8, swamp 8, lake 8, forest 9, mountain 9, wasteland 8."""
+    geo = geometry("1-3")
+    assert int(geo.land.sum()) == 59
+    assert np.bincount(geo.terrain[geo.land], minlength=7).tolist() == [9, 8, 8, 8, 9, 9, 8]
+    assert int(geo.river.sum()) == 31  # inferred rivers (DATA 2.3)
+    assert int(geo.border.sum()) == 22  # inferred border hexes
+
+
+def test_op12_side_1_3_has_the_16_inferred_bridge_candidates():
+    """DATA 2.3 / OP-12: bridge spots are missing; the 16 geometric candidates are used, each a land
+    pair whose two common neighbours are river hexes."""
+    geo = geometry("1-3")
+    expected = {
+        tuple(sorted((parse_hex(a), parse_hex(b))))
+        for a, b in [("r0c6", "r1c4"), ("r1c8", "r2c10"), ("r1c8", "r3c8"), ("r2c4", "r3c5"), ("r2c7", "r3c5"),
+                     ("r2c7", "r3c8"), ("r2c7", "r4c7"), ("r3c2", "r5c2"), ("r3c3", "r4c5"), ("r3c3", "r5c3"),
+                     ("r4c5", "r5c3"), ("r5c5", "r6c4"), ("r5c5", "r7c5"), ("r5c6", "r7c6"), ("r5c8", "r7c8"),
+                     ("r5c9", "r7c9")]
+    }  # fmt: skip
+    assert set(geo.bridge_spots) == expected
+    assert len(geo.bridge_spots) == 16
+    both_river = {
+        (a, b)
+        for a, b in geo.bridge_geometry
+        if len(cn := _common_neighbours(geo, a, b)) == 2 and all(geo.river[q] for q in cn)
+    }
+    assert both_river == expected
+
+
+def test_r138_side_1_3_has_41_river_adjacent_land_hexes():
+    """DATA audit log: the 1-3 side has 41 river-adjacent land hexes (computed)."""
+    assert int(geometry("1-3").river_adjacent.sum()) == 41
+
+
+@pytest.mark.parametrize("side", ["3-5", "1-3"])
+def test_r40_every_printed_bridge_spot_is_a_geometric_bridge_pair(side: str):
+    """R40 / DATA 2.1: a bridge spot joins two land hexes at distance 2 with two common neighbours
+    in "bridge geometry" (the Moles' relaxed bridges use the same pairs, OP-47)."""
+    geo = geometry(side)
+    pairs = set(geo.bridge_geometry)
+    for a, b in geo.bridge_spots:
+        assert (a, b) in pairs, f"{hex_name(a)}-{hex_name(b)}"
+        assert geo.land[a] and geo.land[b]
+        assert not geo.adj[a, b]  # not adjacent without a bridge
+
+
+# ------------------------------------------------------------------------------------------------
+# terraforming (R35, R36)
+
+
+def test_r35_terraforming_cycle_order():
+    """R35: desert -> plains -> swamp -> lake -> forest -> mountain -> wasteland -> (desert)."""
+    assert load().raw["terrains"] == ["desert", "plains", "swamp", "lake", "forest", "mountain", "wasteland"]
+    assert [t.name for t in Terrain][:7] == ["DESERT", "PLAINS", "SWAMP", "LAKE", "FOREST", "MOUNTAIN", "WASTELAND"]
+
+
+# R35's printed table: row = from, column = to, both in the order De Pl Sw La Fo Mo Wa
+R35_TABLE = [
+    [0, 1, 2, 3, 3, 2, 1],
+    [1, 0, 1, 2, 3, 3, 2],
+    [2, 1, 0, 1, 2, 3, 3],
+    [3, 2, 1, 0, 1, 2, 3],
+    [3, 3, 2, 1, 0, 1, 2],
+    [2, 3, 3, 2, 1, 0, 1],
+    [1, 2, 3, 3, 2, 1, 0],
+]
+
+
+def test_r35_spade_distance_table():
+    """R35: the cost in spades is the shortest distance on the 7-cycle; the whole 7 x 7 table."""
+    for src in range(7):
+        for dst in range(7):
+            assert spade_distance(src, dst) == R35_TABLE[src][dst], (Terrain(src).name, Terrain(dst).name)
+    # the rulebook's examples: swamp -> desert 2, mountain -> desert 2, plains -> desert 1
+    assert spade_distance(S, D) == 2
+    assert spade_distance(M, D) == 2
+    assert spade_distance(P, D) == 1
+
+
+def test_r36_one_spade_moves_one_step_toward_native():
+    """R36: one spade moves a hex one step along the shortest path toward the native terrain."""
+    assert step_toward(S, D) == P  # swamp -> plains -> desert
+    assert step_toward(M, D) == W  # mountain -> wasteland -> desert (the other way round)
+    assert step_toward(L, L) == L  # already native: no change
+    for src in range(7):
+        for dst in range(7):
+            if src != dst:
+                assert spade_distance(step_toward(src, dst), dst) == R35_TABLE[src][dst] - 1
+
+
+# ------------------------------------------------------------------------------------------------
+# science and competency display
+
+
+def test_r49_power_thresholds_and_r51_level_9_income():
+    """R49: reaching 3 / 5 / 7 / 12 gives 1 / 2 / 2 / 3 power; R51: level 9+ income per discipline."""
+    sci = load().raw["science"]
+    assert sci["power_on_reaching"] == {3: 1, 5: 2, 7: 2, 12: 3}
+    assert sci["key_level"] == 8
+    assert sci["income"] == {
+        "banking": {"coins": 3},
+        "law": {"power": 6},
+        "engineering": {"tools": 1},
+        "medicine": {"vp": 3},
+    }
+    assert sci["scholar_spaces"] == [3, 2, 2, 2]  # R47
+
+
+def test_op9_every_competency_space_totals_3_steps_and_books():
+    """R53 / OP-9: top row 3 steps, middle 2 steps + 1 book, bottom 1 step + 2 books: always 3 items."""
+    rows = load().raw["competency_display"]["rows"]
+    assert [(r["steps"], r["books"]) for r in rows] == [(3, 0), (2, 1), (1, 2)]
+    assert all(r["steps"] + r["books"] == 3 for r in rows)
+    assert load().raw["competency_display"]["copies"] == 4  # R11: 12 stacks of 4
+
+
+# ------------------------------------------------------------------------------------------------
+# tile sets
+
+
+def test_r1_counts_of_every_tile_set():
+    """DATA audit: 18 innovations, 17 palaces, 12 competencies, 10 bonus tiles, 12 round + 4 final,
+    7 city tiles, 6 book actions, 6 spells (power actions), 12 factions, 7 planning boards."""
+    d = load()
+    assert len(d.innovations) == len(d.innovation_keys) == 18
+    assert len(d.palace_tiles) == 17
+    assert d.competency_ids == tuple(f"C{i}" for i in range(1, 13))
+    assert d.bonus_ids == tuple(f"B{i}" for i in range(1, 11))
+    assert d.round_tile_ids == tuple(f"T{i}" for i in range(1, 13))
+    assert d.final_tile_ids == ("F1", "F2", "F3", "F4")
+    assert d.city_ids == tuple(f"K{i}" for i in range(1, 8))
+    assert d.book_action_ids == tuple(f"BA{i}" for i in range(1, 7))
+    assert d.spell_ids == ("S1", "S2", "S4", "S5", "S3", "S6")  # printed board order (DATA 10)
+    assert len(d.factions) == 12
+    assert len(d.boards) == 7
+    assert d.raw["city_copies"] == 3  # 7 types x 3 = 21 city tiles (R13)
+
+
+def test_r142_each_discipline_appears_exactly_3_times_on_round_tiles():
+    """R142: Law T1/T5/T10, Engineering T2/T6/T8, Banking T3/T9/T12, Medicine T4/T7/T11."""
+    d = load()
+    by_disc: dict[str, list[str]] = {}
+    for tid, row in zip(d.round_tile_ids, d.round_tiles, strict=True):
+        by_disc.setdefault(row["science"]["discipline"], []).append(tid)
+    assert by_disc == {
+        "law": ["T1", "T5", "T10"],
+        "engineering": ["T2", "T6", "T8"],
+        "banking": ["T3", "T9", "T12"],
+        "medicine": ["T4", "T7", "T11"],
+    }
+    assert d.round_tiles[d.round_tile_ids.index("T2")]["not_in_rounds"] == [5, 6]  # R6(a)
+
+
+def test_r139_spell_and_book_action_costs():
+    """R139 / DATA 10: spells 3/3/4/4/4/6 power in printed order; book actions 1/2/2/1/2/3 books."""
+    d = load()
+    assert [s["power"] for s in d.spells] == [3, 3, 4, 4, 4, 6]  # S1 S2 S4 S5 S3 S6
+    assert [b["books"] for b in d.book_actions] == [1, 2, 2, 1, 2, 3]  # BA1..BA6
+
+
+def test_r140_city_tiles_vp():
+    """R140: K1 4 VP + 3 tools ... K7 7 VP + 1 step in every discipline."""
+    d = load()
+    assert [c["vp"] for c in d.city_tiles] == [4, 5, 8, 5, 6, 8, 7]
+    assert d.city_tiles[0]["reward"] == {"tools": 3}
+    assert d.city_tiles[6]["reward"] == {"steps_each": 1}
+
+
+# ------------------------------------------------------------------------------------------------
+# planning boards (R17-R19, R87)
+
+
+def test_r17_planning_board_bowls():
+    """R17.4: bowls I/II/III = 5/7/0; Forest 4/8/0; Swamp 3/9/0 (12 tokens each)."""
+    boards = load().boards
+    for b in boards:
+        want = {F: (4, 8, 0), S: (3, 9, 0)}.get(b.terrain, (5, 7, 0))
+        assert b.bowls == want, b.terrain.name
+        assert sum(b.bowls) == 12  # R2: 12 power tokens
+
+
+def test_r18_r19_planning_board_starting_items():
+    """R18/R19: 15 coins + 3 tools; Swamp +1 scholar; Wasteland +1 book and 4 tools in total;
+    Forest +1 step in every discipline; Desert 1 setup spade."""
+    boards = load().boards
+    for b in boards:
+        assert b.start.get("coins") == 15, b.terrain.name
+    assert boards[S].start == {"coins": 15, "tools": 3, "scholars": 1}
+    assert boards[W].start == {"coins": 15, "tools": 4, "books": 1}  # 3 + 1 = 4 tools (R19)
+    for t in (D, P, L, F, M):
+        assert boards[t].start == {"coins": 15, "tools": 3}, Terrain(t).name
+    assert boards[F].start_steps == {Discipline(d): 1 for d in range(4)}
+    assert [b.setup_spades for b in boards] == [1, 0, 0, 0, 0, 0, 0]  # Desert only
+
+
+def test_r71_lake_sailing_track():
+    """R71 / DATA 3.2: sailing starts at 0 (Lake 1); rewards 2 VP / 2 books / 4 VP on reaching
+    1 / 2 / 3; Lake's own track 1 -> 3 gives 3 VP on reaching 2 and 2 books on reaching 3."""
+    boards = load().boards
+    assert boards[L].sailing_start == 1
+    assert boards[L].sailing_rewards == {2: {"vp": 3}, 3: {"books": 2}}
+    for t in (D, P, S, F, M, W):
+        assert boards[t].sailing_start == 0
+        assert boards[t].sailing_rewards == {1: {"vp": 2}, 2: {"books": 2}, 3: {"vp": 4}}
+        assert boards[t].sailing_cost == {"coins": 4, "scholars": 1}
+
+
+def test_r72_plains_terraforming_step_costs_1_coin():
+    """R72 / R87: a terraforming step costs 5 coins + 1 tool + 1 scholar, Plains 1 coin instead of 5;
+    3 -> 2 -> 1 tools per spade; rewards 2 books then 6 VP."""
+    boards = load().boards
+    assert boards[P].terraforming_cost == {"coins": 1, "tools": 1, "scholars": 1}
+    for b in boards:
+        assert b.terraforming_tools == (3, 2, 1)
+        assert b.terraforming_rewards == {1: {"books": 2}, 2: {"vp": 6}}
+        if b.terrain != P:
+            assert b.terraforming_cost == {"coins": 5, "tools": 1, "scholars": 1}
+
+
+def test_r87_mountain_income_and_first_guild_slot():
+    """R87: Mountain's base income is 1 tool + 2 coins and its first Guild slot shows 3 coins + 1
+    power (others: base 1 tool; Guild slots 2c+1pw, 2c+1pw, 2c+2pw, 2c+2pw)."""
+    boards = load().boards
+    assert boards[M].base_income == {"tools": 1, "coins": 2}
+    assert boards[M].slot_income[Building.GUILD][0] == {"power": 1, "coins": 3}
+    assert boards[M].slot_income[Building.GUILD][1:] == ({"power": 1, "coins": 2}, {"power": 2, "coins": 2},
+                                                        {"power": 2, "coins": 2})  # fmt: skip
+    for t in (D, P, S, L, F, W):
+        b = boards[t]
+        assert b.base_income == {"tools": 1}
+        assert [g.get("coins") for g in b.slot_income[Building.GUILD]] == [2, 2, 2, 2]
+        assert [g.get("power") for g in b.slot_income[Building.GUILD]] == [1, 1, 2, 2]
+        # workshop slots 1-9 reveal 1,1,1,1,0,1,1,1,1 tools (the 5th slot is empty)
+        assert [w.get("tools", 0) for w in b.slot_income[Building.WORKSHOP]] == [1, 1, 1, 1, 0, 1, 1, 1, 1]
+
+
+def test_r73_wasteland_innovation_slots_cost_0_0_2():
+    """R73 / R87: the 1st / 2nd / 3rd innovation costs 0 / 1 / 2 extra books; Wasteland 0 / 0 / 2."""
+    boards = load().boards
+    for b in boards:
+        assert b.innovation_slot_books == ((0, 0, 2) if b.terrain == W else (0, 1, 2))
+
+
+def test_r41_building_costs_and_power_values():
+    """R41, R64-R70: costs and power values of the buildings; pieces per colour (R2)."""
+    d = load()
+    assert d.building_power[Building.WORKSHOP : Building.MONUMENT + 1] == (1, 2, 2, 3, 3, 2, 4)
+    assert d.building_pieces[Building.WORKSHOP : Building.PALACE + 1] == (9, 4, 3, 1, 1)
+    assert d.building_cost[Building.WORKSHOP] == {"tools": 1, "coins": 2}
+    assert d.building_cost[Building.GUILD] == {"tools": 2, "coins": 6}
+    assert d.building_cost[Building.SCHOOL] == {"tools": 3, "coins": 5}
+    assert d.building_cost[Building.UNIVERSITY] == {"tools": 5, "coins": 8}
+    assert d.building_cost[Building.PALACE] == {"tools": 4, "coins": 6}
+
+
+# ------------------------------------------------------------------------------------------------
+# innovation display (R20)
+
+
+@pytest.mark.parametrize("players, spaces, mixed", [(2, 6, 2), (3, 8, 0), (4, 10, 2), (5, 12, 0)])
+def test_r20_innovation_display_has_2p_plus_2_spaces(players: int, spaces: int, mixed: int):
+    """R20: 2P + 2 spaces (6/8/10/12); columns cost 2 own + 3 any books; 2 and 4 players add the two
+    mixed spaces 2 Bk + 2 La + 1 any and 2 En + 2 Me + 1 any."""
+    cost = innovation_spaces(players, load().raw)
+    assert len(cost) == spaces == 2 * players + 2
+    columns = [(spec.tolist(), any_) for spec, any_ in cost[: spaces - mixed]]
+    for i, (spec, any_) in enumerate(columns):
+        want = [0, 0, 0, 0]
+        want[i % 4] = 2
+        assert (spec, any_) == (want, 3)
+    mixed_costs = [(spec.tolist(), any_) for spec, any_ in cost[spaces - mixed :]]
+    assert mixed_costs == ([([2, 2, 0, 0], 1), ([0, 0, 2, 2], 1)] if mixed else [])
+
+
+# ------------------------------------------------------------------------------------------------
+# factions and the two rule versions (R88-R100, R145)
+
+
+def test_r19_faction_start_steps_and_items():
+    """R19: discipline steps and items printed on the faction tiles."""
+    d = load()
+    B, La, E, Me = Discipline.BANKING, Discipline.LAW, Discipline.ENGINEERING, Discipline.MEDICINE
+    want = {
+        Faction.BLESSED: {B: 1, La: 1, E: 1, Me: 1},
+        Faction.FELINES: {B: 1, Me: 1},
+        Faction.GOBLINS: {B: 1, E: 1},
+        Faction.ILLUSIONISTS: {Me: 2},
+        Faction.INVENTORS: {},
+        Faction.LIZARDS: {},
+        Faction.MOLES: {E: 2},
+        Faction.MONKS: {La: 1},
+        Faction.NAVIGATORS: {La: 3},
+        Faction.OMAR: {B: 1, E: 1},
+        Faction.PHILOSOPHERS: {B: 2},
+        Faction.PSYCHICS: {B: 1, Me: 1},
+    }
+    for f, steps in want.items():
+        assert d.factions[f]["start_steps"] == steps, f.name
+    t = tables("v1.2", 3)
+    assert t.faction_start[Faction.GOBLINS] == {"tools": 1}
+    assert t.faction_start[Faction.PSYCHICS] == {"tools": 1}
+    assert t.faction_flags[Faction.LIZARDS]["setup_steps_any"] == 2  # R94: 2 steps of choice
+    assert t.faction_income[Faction.OMAR] == {"power": 2, "coins": 2}  # R98
+
+
+@pytest.mark.parametrize(
+    "players, illusionists, moles",
+    [(2, 1, 4), (3, 1, 5), (4, 2, 6), (5, 2, 7)],
+)
+def test_r145_v1_2_faction_values(players: int, illusionists: int, moles: int):
+    """R145 v1.2: Illusionists 1 VP per spell (2-3 players) / 2 (4-5); Moles 2 + players VP per
+    tunnel; Navigators 2 VP + 1 coin per Workshop next to a river."""
+    t = tables("v1.2", players)
+    assert t.faction_events[Faction.ILLUSIONISTS]["spell"] == {"vp": illusionists}
+    assert t.faction_events[Faction.MOLES]["tunnel"] == {"vp": moles}  # 2 + players
+    assert t.faction_events[Faction.NAVIGATORS]["build_workshop_river"] == {"vp": 2, "coins": 1}
+    assert t.faction_flags[Faction.ILLUSIONISTS]["spell_discount"] == 1  # R92: spells cost 1 less
+
+
+@pytest.mark.parametrize("players, illusionists", [(2, 3), (3, 3), (4, 3), (5, 4)])
+def test_r145_v1_0_faction_values(players: int, illusionists: int):
+    """R145 v1.0: Illusionists 3 VP per spell (2-4 players) / 4 (5); Moles 4 VP per tunnel;
+    Navigators 2 VP (no coin)."""
+    t = tables("v1.0", players)
+    assert t.faction_events[Faction.ILLUSIONISTS]["spell"] == {"vp": illusionists}
+    assert t.faction_events[Faction.MOLES]["tunnel"] == {"vp": 4}
+    assert t.faction_events[Faction.NAVIGATORS]["build_workshop_river"].get("coins", 0) == 0
+    assert t.faction_events[Faction.NAVIGATORS]["build_workshop_river"]["vp"] == 2
+
+
+# ------------------------------------------------------------------------------------------------
+# the loader rejects bad data (STYLE 5 item 5)
+
+
+def _raw() -> tuple[dict, dict]:
+    with open(DATA_DIR / "components.yaml", encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    with open(DATA_DIR / "maps.yaml", encoding="utf-8") as fh:
+        maps_raw = yaml.safe_load(fh)
+    return raw, maps_raw
+
+
+def test_loader_accepts_the_shipped_data():
+    """The unmodified YAML parses to the same tables as ``load()``."""
+    raw, maps_raw = _raw()
+    data = parse(copy.deepcopy(raw), maps_raw)
+    assert data.innovation_keys == load().innovation_keys
+    assert Counter(data.bonus_ids) == Counter(load().bonus_ids)
+
+
+def test_loader_rejects_an_unknown_gain_key():
+    """A gain key outside the vocabulary fails at load time, naming the row and the key."""
+    raw, maps_raw = _raw()
+    raw["competencies"]["C2"]["income"]["gold"] = 1
+    with pytest.raises(DataError, match=r"competencies\.C2\.income: unknown gain key.*'gold'"):
+        parse(raw, maps_raw)
+    assert issubclass(DataError, ValueError)
+
+
+def test_loader_rejects_an_unknown_event():
+    """An event outside the R146 list fails at load time, naming the event and the valid ones."""
+    raw, maps_raw = _raw()
+    raw["factions"]["goblins"]["events"]["dig_hole"] = {"vp": 1}
+    with pytest.raises(DataError, match=r"factions\.goblins\.events: unknown event 'dig_hole'; valid: build_workshop"):
+        parse(raw, maps_raw)
+
+
+def test_loader_rejects_an_unknown_counter():
+    """A vp_per counter outside the closed list fails at load time, naming the counter."""
+    raw, maps_raw = _raw()
+    raw["innovations"]["trade_routes"]["pass"]["vp_per"] = {"castle": 2}
+    with pytest.raises(DataError, match=r"innovations\.trade_routes\.pass\.vp_per: unknown counter.*'castle'"):
+        parse(raw, maps_raw)
+
+
+def test_loader_rejects_an_unknown_field_and_a_bad_map_letter():
+    """Unknown row fields and unknown map letters are rejected too."""
+    raw, maps_raw = _raw()
+    raw["palace_tiles"][4]["bogus"] = 1
+    with pytest.raises(DataError, match=r"palace_tiles\.4: unknown field.*'bogus'"):
+        parse(raw, maps_raw)
+    raw, maps_raw = _raw()
+    maps_raw["maps"]["3-5"]["grid"][0] = "X" + maps_raw["maps"]["3-5"]["grid"][0][1:]
+    with pytest.raises(DataError, match=r"unknown grid letter 'X' at \(0, 0\)"):
+        parse(raw, maps_raw)

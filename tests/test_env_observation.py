@@ -1,0 +1,280 @@
+"""The observation encoding (issue 5 item 2): layout, bounds, egocentric rotation, pending context."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import aoi_env.observation as ob
+from aoi_env import Game
+from aoi_env.core.board import geometry, parse_hex
+from aoi_env.core.pending import Kind
+from aoi_env.core.rules.terrain import reach
+from aoi_env.data.enums import Faction, Terrain
+from aoi_env.env import raw_env
+from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
+from aoi_env.testing import Scenario
+
+PLAYER_BLOCKS = [b.name for b in LAYOUT if b.name.startswith("player_")]
+
+
+def rotation_position() -> Game:
+    """3 players: seat 0 Lake Workshop r4c9, seat 1 Forest Guild r3c5 (35 VP), seat 2 Desert
+    Workshop r6c3 with 30 coins and a bridge r6c3-r7c4; seat 0's main action is pending."""
+    return (
+        Scenario("aoi(players=3)", factions=["blessed", "felines", "goblins"], boards=["lake", "forest", "desert"])
+        .build(0, "r4c9", "workshop")
+        .build(1, "r3c5", "guild")
+        .build(2, "r6c3", "workshop")
+        .bridge(2, "r6c3", "r7c4")
+        .set(1, vp=35)
+        .set(2, coins=30)
+        .turn(0)
+    )
+
+
+def offer_position() -> Game:
+    """Seat 0 (Lake) builds on r4c10 (swamp, 1 spade) next to seat 1's Workshop on r4c11."""
+    g = (
+        Scenario("aoi(players=3)", factions=["blessed", "felines", "goblins"], boards=["lake", "forest", "desert"])
+        .build(0, "r4c9", "workshop")
+        .build(1, "r4c11", "workshop")
+        .build(2, "r6c3", "workshop")
+        .terrain("r4c10", "swamp")
+        .set(0, tools=9)
+        .turn(0)
+    )
+    return g
+
+
+# -- layout -----------------------------------------------------------------------------------
+
+
+def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None:
+    """STYLE 14: one flat buffer; the named slices follow each other and end at OBS_SIZE."""
+    names = [name for name, _, _ in layout()]
+    assert len(set(names)) == len(names) == len(LAYOUT)
+    cursor = 0
+    for name, sl, shape in layout():
+        assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
+        cursor = sl.stop
+    assert cursor == OBS_SIZE == 5731
+    obs = np.arange(OBS_SIZE, dtype=np.float32)
+    v = views(obs)
+    assert v["hex_terrain"].shape == (9, 117)
+    assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
+    v["pending_builder"][4] = -1.0  # views, not copies
+    assert obs[OBS_SIZE - 1] == -1.0
+    with pytest.raises(ValueError, match=r"an observation has shape \(5731,\)"):
+        views(obs[:-1])
+
+
+def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """STYLE 14: the encoder checks that the block writers end exactly at OBS_SIZE."""
+    g = Game("aoi(players=2)", seed=0)
+
+    def short_write(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
+        w("hex_terrain")
+
+    monkeypatch.setattr(ob, "_write", short_write)
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5731"):
+        encode(g, 0)
+
+    def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
+        w("hex_building")
+
+    monkeypatch.setattr(ob, "_write", wrong_order)
+    with pytest.raises(AssertionError, match="'hex_building' written out of order"):
+        encode(g, 0)
+
+
+def test_style14_cached_sections_equal_a_fresh_encoding() -> None:
+    """The encoder caches the map and display sections per observer; over random games (and
+    across games sharing one encoder) every observation equals a fresh encoding."""
+    enc = ob.ObservationEncoder()
+    for players, seed in ((2, 21), (4, 22)):
+        g = Game(f"aoi(players={players},distribution=draft)", seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.is_over():
+            for seat in range(players):
+                np.testing.assert_array_equal(enc.encode(g, seat), encode(g, seat))
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+    assert {key for key, _ in enc._cache} == {"map", "displays"}
+
+
+def test_a13_observations_are_float32_in_bounds_in_random_games() -> None:
+    """A13 / P8: every observation is finite float32 inside the declared Box (all seats)."""
+    for players in (2, 3, 4, 5):
+        e = raw_env(num_players=players)
+        e.reset(seed=players)
+        space = e.observation_space("player_0")
+        rng = np.random.default_rng(players)
+        step = 0
+        while not e.game.is_over():
+            for agent in e.possible_agents if step % 25 == 0 else [e.agent_selection]:
+                obs = e.observe(agent)
+                assert obs["observation"].dtype == np.float32
+                assert space.contains(obs), f"{agent} at step {step}"
+            legal = e.game.legal_actions()
+            e.step(legal[int(rng.integers(len(legal)))])
+            step += 1
+        assert space.contains(e.observe("player_0"))
+
+
+def test_design6_hex_terrain_is_one_hot_with_river_and_off_planes() -> None:
+    """Every grid position has exactly one terrain plane; river and off match the board side."""
+    for side, game in (("3-5", "aoi(players=3)"), ("1-3", "aoi(players=2)")):
+        v = views(encode(Game(game, seed=1), 0))
+        geo = geometry(side)
+        assert (v["hex_terrain"].sum(axis=0) == 1).all()
+        assert v["hex_terrain"][Terrain.RIVER].sum() == geo.river.sum()
+        assert v["hex_terrain"][Terrain.OFF].sum() == 117 - geo.river.sum() - geo.land.sum()
+        assert v["game_map"][0] == (side == "1-3")
+
+
+# -- egocentric rotation ---------------------------------------------------------------------
+
+
+def test_design6_egocentric_rotation_on_a_scenario_position() -> None:
+    """DESIGN 6: the observer is relative seat 0 and the seat after it relative seat 1; seen by
+    seat 1 of 3, seat 2 is relative seat 1 and seat 0 relative seat 2."""
+    g = rotation_position()
+    v = views(encode(g, 1))
+    r4c9, r3c5, r6c3, r7c4 = (parse_hex(x) for x in ("r4c9", "r3c5", "r6c3", "r7c4"))
+    # owners: seat 0 -> rel 2, seat 1 -> rel 0, seat 2 -> rel 1
+    assert v["hex_owner"][:, r4c9].tolist() == [0, 0, 1, 0, 0]
+    assert v["hex_owner"][:, r3c5].tolist() == [1, 0, 0, 0, 0]
+    assert v["hex_owner"][:, r6c3].tolist() == [0, 1, 0, 0, 0]
+    assert v["hex_building"][0, r4c9] == 1 and v["hex_building"][1, r3c5] == 1  # workshop, guild planes
+    assert v["hex_terrain"][Terrain.LAKE, r4c9] == 1  # built on seat 0's home terrain
+    assert v["hex_bridges"][1, r6c3] == 1 and v["hex_bridges"][1, r7c4] == 1  # seat 2's bridge
+    assert v["hex_bridges"].sum() == 2
+    # player rows: row 0 = seat 1 (felines, forest), row 1 = seat 2 (goblins, desert), row 2 = seat 0
+    assert v["player_present"].tolist() == [1, 1, 1, 0, 0]
+    assert np.flatnonzero(v["player_faction"][0])[0] == Faction.FELINES
+    assert np.flatnonzero(v["player_board"][1])[0] == Terrain.DESERT
+    assert np.flatnonzero(v["player_board"][2])[0] == Terrain.LAKE
+    assert v["player_resources"][0, 0] == pytest.approx(35 / 200)  # seat 1's VP
+    assert v["player_resources"][1, 1] == pytest.approx(30 / 50)  # seat 2's coins
+    assert v["player_resources"][2, 1] == pytest.approx(15 / 50)  # seat 0's printed 15 coins
+    assert v["player_buildings"][0].tolist() == [0, 0.25, 0, 0, 0]  # 1 of 4 guilds
+    assert v["player_counts"][1, 1] == pytest.approx(1 / 3)  # seat 2: 1 of 3 bridges
+    # turn order 0, 1, 2: seat 0 (rel 2) first, seat 1 (rel 0) second, seat 2 (rel 1) third
+    assert np.argmax(v["player_order"], axis=1)[:3].tolist() == [1, 2, 0]
+    # seat 0 decides its main action: relative seat 2
+    assert v["pending_seat"].tolist() == [0, 0, 1, 0, 0]
+    assert ob.DECISION_KINDS[int(np.argmax(v["pending_kind"]))] == Kind.MAIN
+    # the reach plane is the observer's (seat 1, sailing 0): the Guild's land neighbours
+    np.testing.assert_array_equal(v["hex_reach"][0], reach(g, 1))
+    assert v["hex_reach"][0, parse_hex("r3c4")] == 1 and v["hex_reach"][0, r4c9] == 0
+    # seen by seat 0 the same facts sit in other rows
+    v0 = views(encode(g, 0))
+    assert v0["hex_owner"][:, r4c9].tolist() == [1, 0, 0, 0, 0]
+    assert v0["player_resources"][2, 1] == pytest.approx(30 / 50)
+    assert v0["pending_seat"].tolist() == [1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_design6_egocentric_rotation_is_one_function_of_the_seat(players: int) -> None:
+    """Row r of every player block seen by seat o is row (o + r) % n seen by seat 0."""
+    g = Game(f"aoi(players={players})", seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(80):  # into round 2 or 3, with buildings, passes and a new turn order
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+    base = views(encode(g, 0))
+    for o in range(1, players):
+        v = views(encode(g, o))
+        order = ob.relative_order(o, players)
+        for name in [*PLAYER_BLOCKS, "hex_owner", "hex_bridges"]:
+            if name in ("player_order", "player_next_order"):
+                continue  # rows rotate; the columns are turn-order positions
+            np.testing.assert_array_equal(v[name][:players], base[name][order], err_msg=name)
+        for name in ("player_order", "player_next_order"):
+            np.testing.assert_array_equal(v[name][:players], base[name][order], err_msg=name)
+        np.testing.assert_array_equal(v["hex_terrain"], base["hex_terrain"])
+
+
+# -- pending-decision context ------------------------------------------------------------------
+
+
+def test_r63_pending_context_names_the_first_hex_and_tb_flags() -> None:
+    """R63: after choosing the first hex of a Terraform & Build, the spade decision carries that
+    hex as a one-hot plane, no free spades and the buy/Workshop flags."""
+    g = offer_position()
+    g.apply_move("build")
+    g.apply_move("target r4c10")
+    assert g.pending_kind() == Kind.TB_SPADES
+    v = views(encode(g, 0))
+    assert v["hex_pending"][0].sum() == 1 and v["hex_pending"][0, parse_hex("r4c10")] == 1
+    assert ob.DECISION_KINDS[int(np.argmax(v["pending_kind"]))] == Kind.TB_SPADES
+    assert v["pending_count"][0] == 0.0  # paid with tools: 0 free spades
+    assert v["pending_flags"].tolist() == [1, 1, 0, 0]  # buy spades, Workshop allowed
+
+
+def test_r42_pending_context_of_a_power_offer() -> None:
+    """R42: the offer decision shows the offered seat, the builder and the power (1 for a
+    Workshop) relative to the observer."""
+    g = offer_position()
+    for move in ("build", "target r4c10", "spades 1", "workshop"):
+        g.apply_move(move)
+    assert g.pending_kind() == Kind.OFFER and g.current_seat() == 1
+    v = views(encode(g, 1))
+    assert ob.DECISION_KINDS[int(np.argmax(v["pending_kind"]))] == Kind.OFFER
+    assert v["pending_seat"].tolist() == [1, 0, 0, 0, 0]  # the observer decides
+    assert v["pending_builder"].tolist() == [0, 0, 1, 0, 0]  # seat 0 = relative seat 2 of seat 1
+    assert v["pending_count"][0] == pytest.approx(1 / 8)  # Workshop power value 1
+
+
+def test_a9_action_mask_only_for_the_agent_to_move() -> None:
+    """A9: the mask is the legal ids for the deciding agent and all zeros for the others."""
+    e = raw_env(num_players=3)
+    e.reset(options={"game": offer_position()})
+    masks = {a: e.observe(a)["action_mask"] for a in e.possible_agents}
+    assert masks["player_0"].dtype == np.int8
+    assert np.flatnonzero(masks["player_0"]).tolist() == e.game.legal_actions()
+    assert masks["player_1"].sum() == 0 and masks["player_2"].sum() == 0
+
+
+def test_a3_state_is_the_observation_of_seat_0() -> None:
+    """state(): the global view = seat 0's observation (relative seat r = seat r)."""
+    e = raw_env(num_players=4)
+    e.reset(seed=8)
+    assert e.state_space.contains(e.state())
+    np.testing.assert_array_equal(e.state(), e.observe("player_0")["observation"])
+    np.testing.assert_array_equal(e.state(), encode(e.game, 0))
+
+
+def test_r24_two_player_neutral_faction_is_observed() -> None:
+    """R24: with 2 players the neutral area token and science markers are part of the view,
+    and the neutral scholars sit on the '2' space of every discipline."""
+    g = Game("aoi(players=2)", seed=4)
+    v = views(encode(g, 0))
+    token = int(g.state.glob[ob.G_AREA_TOKEN])
+    assert token in (12, 13, 14, 15)
+    assert v["neutral_faction"][0] == pytest.approx(token / 15)
+    assert v["neutral_faction"][1:].max() > 0
+    assert v["scholar_spaces"][:, 5].tolist() == [0, 1, 0, 0] * 4  # neutral column, space index 1
+    assert v["game_players"].tolist() == [1, 0, 0, 0]
+
+
+def test_r15_setup_pools_are_observed_during_setup_only() -> None:
+    """R15: while sets are picked their factions and bonus tiles are visible; afterwards empty."""
+    g = Game("aoi(players=3)", seed=2)
+    v = views(encode(g, 0))
+    assert g.pending_kind() == Kind.PICK_BUNDLE
+    assert v["setup_bundle_faction"].sum() == 7 and v["setup_bundle_bonus"].sum() == 7
+    assert v["round"][0] == 1 and v["phase"][0] == 1
+    g = Game("aoi(players=3,setup_choices=random)", seed=2)
+    v = views(encode(g, 0))
+    assert v["setup_bundle_faction"].sum() == 0 and v["round"][1] == 1
+
+
+def test_style12_layout_table_lists_every_block() -> None:
+    """The generated layout table has one row per block with its slice."""
+    rows = ob.layout_table().splitlines()[2:]
+    assert len(rows) == len(LAYOUT)
+    for row, block in zip(rows, LAYOUT, strict=True):
+        sl = SLICES[block.name]
+        assert row.startswith(f"| {sl.start}:{sl.stop} | `{block.name}` |")

@@ -1,0 +1,208 @@
+"""State (numpy arrays only): clone, equality, pickle, bytes and JSON round trips; Game rebuilt from bytes.
+
+States are taken from games in progress (a few seeded random moves after setup), so every array
+(hexes, players, glob, bridges, pending stack) holds real data.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from aoi_env.core.config import GameConfig
+from aoi_env.core.engine import Game
+from aoi_env.core.state import (
+    G_DEPTH,
+    G_ROUND,
+    H_BUILDING,
+    P_COINS,
+    STATE_SCHEMA_VERSION,
+    State,
+)
+
+GAMES = ["aoi(players=2)", "aoi(players=3)", "aoi(players=4,distribution=draft)", "aoi(players=5,ruleset=v1.0)"]
+
+
+def in_progress(game: str, seed: int = 3, moves: int = 40) -> Game:
+    """A game after setup plus ``moves`` seeded random decisions."""
+    g = Game(game, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if g.is_over():
+            break
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+    return g
+
+
+# ------------------------------------------------------------------------------------------------
+# clone and equality
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clone_is_independent(game: str):
+    """Mutating any array of a clone leaves the original unchanged."""
+    g = in_progress(game)
+    before = g.state.to_bytes()
+    c = g.state.clone()
+    assert c == g.state
+    c.players[0, P_COINS] += 5
+    c.hexes[:, H_BUILDING] = 0
+    c.glob[G_ROUND] = 6
+    c.bridges[:] = 1
+    c.stack[:] = 7
+    assert g.state.to_bytes() == before
+    assert c != g.state
+    for a, b in zip(c.arrays(), g.state.arrays(), strict=True):
+        assert not np.shares_memory(a, b)
+
+
+def test_equality_compares_every_array():
+    g = in_progress("aoi(players=3)")
+    s = g.state
+    c = s.clone()
+    assert c == s
+    assert (c != s) is False
+    for i in range(len(s.arrays())):
+        d = s.clone()
+        d.arrays()[i].flat[0] += 1
+        assert d != s, f"array {i} is not compared"
+    assert s != State.empty(2)  # different seat count: different shapes
+    assert (s == "state") is False
+
+
+def test_state_is_not_hashable():
+    """States are mutable: hash the bytes instead."""
+    s = in_progress("aoi(players=3)").state
+    with pytest.raises(TypeError, match="to_bytes"):
+        hash(s)
+    assert hash(s.to_bytes()) == hash(s.clone().to_bytes())
+
+
+def test_game_clone_is_independent():
+    g = in_progress("aoi(players=3)")
+    h = g.clone()
+    before = g.state.to_bytes()
+    h.apply_action(h.legal_actions()[0])
+    assert g.state.to_bytes() == before
+    assert g.legal_actions() == Game(g.config, state=State.from_bytes(before)).legal_actions()
+
+
+# ------------------------------------------------------------------------------------------------
+# serialisation round trips
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pickle_round_trip(game: str):
+    s = in_progress(game).state
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s
+    assert t.to_bytes() == s.to_bytes()
+    assert all(a.dtype == b.dtype for a, b in zip(t.arrays(), s.arrays(), strict=True))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bytes_round_trip(game: str):
+    s = in_progress(game).state
+    b = s.to_bytes()
+    t = State.from_bytes(b)
+    assert t == s
+    assert t.to_bytes() == b
+    assert t.seats == s.seats
+    assert int(t.glob[G_DEPTH]) > 0  # a pending decision was carried over
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_json_round_trip(game: str):
+    s = in_progress(game).state
+    text = s.to_json()
+    doc = json.loads(text)
+    assert doc["schema"] == STATE_SCHEMA_VERSION
+    assert State.from_json(text) == s
+
+
+def test_round_trip_of_a_finished_game():
+    g = in_progress("aoi(players=2)", seed=1, moves=10_000)
+    assert g.is_over()
+    assert State.from_bytes(g.state.to_bytes()) == g.state
+
+
+def test_bad_bytes_raise_value_error():
+    """Anything that is not a state's bytes raises ValueError saying what is wrong."""
+    b = in_progress("aoi(players=3)").state.to_bytes()
+    with pytest.raises(ValueError, match="too short: 0 bytes"):
+        State.from_bytes(b"")
+    with pytest.raises(ValueError, match="too short: 3 bytes"):
+        State.from_bytes(b"abc")
+    with pytest.raises(ValueError, match=f"truncated: need {len(b)} bytes for 3 seats, have {len(b) - 1}"):
+        State.from_bytes(b[:-1])
+    with pytest.raises(ValueError, match="1 trailing bytes"):
+        State.from_bytes(b + b"x")
+    with pytest.raises(ValueError, match=f"state schema 2 is not {STATE_SCHEMA_VERSION}"):
+        State.from_bytes(np.int32(2).tobytes() + b[4:])
+    with pytest.raises(ValueError, match="seats must be 1..5, got 9"):
+        State.from_bytes(b[:4] + np.int32(9).tobytes() + b[8:])
+
+
+def test_bad_json_raises_value_error():
+    s = in_progress("aoi(players=3)").state
+    with pytest.raises(ValueError):
+        State.from_json("not json")
+    with pytest.raises(ValueError, match="must be an object"):
+        State.from_json("[1, 2]")
+    with pytest.raises(ValueError, match="must be an object"):
+        State.from_json(json.dumps({"schema": STATE_SCHEMA_VERSION}))
+    with pytest.raises(ValueError, match="state schema 0 is not"):
+        State.from_json(json.dumps({"schema": 0, "bytes": base64.b64encode(s.to_bytes()).decode()}))
+    with pytest.raises(ValueError):
+        State.from_json(json.dumps({"schema": STATE_SCHEMA_VERSION, "bytes": "@@not base64@@"}))
+
+
+# ------------------------------------------------------------------------------------------------
+# a Game rebuilt from bytes continues identically
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_rebuilt_from_bytes_continues_identically(game: str):
+    """``Game(config, state=State.from_bytes(b))`` offers the same legal moves after every move and
+    reaches the same final scores when the same moves are played."""
+    original = in_progress(game, seed=11, moves=60)
+    config = GameConfig.parse(str(original.config))
+    rebuilt = Game(config, state=State.from_bytes(original.state.to_bytes()))
+    assert rebuilt.current_seat() == original.current_seat()
+    assert rebuilt.pending_kind() == original.pending_kind()
+    rng = np.random.default_rng(99)
+    while not original.is_over():
+        legal = original.legal_actions()
+        assert rebuilt.legal_actions() == legal
+        assert rebuilt.legal_moves() == original.legal_moves()
+        a = legal[int(rng.integers(len(legal)))]
+        original.apply_action(a)
+        rebuilt.apply_action(a)
+    assert rebuilt.is_over()
+    assert rebuilt.state == original.state
+    assert rebuilt.scores().tolist() == original.scores().tolist()
+
+
+def test_game_rebuilt_during_setup_continues_identically():
+    """The same holds for a state saved in the middle of setup (players deciding)."""
+    g = Game("aoi(players=4)", seed=5)
+    g.apply_action(g.legal_actions()[0])  # first set picked
+    rebuilt = Game(g.config, state=State.from_bytes(g.state.to_bytes()))
+    for _ in range(12):
+        assert rebuilt.legal_moves() == g.legal_moves()
+        move = g.legal_moves()[-1]
+        g.apply_move(move)
+        rebuilt.apply_move(move)
+    assert rebuilt.state == g.state
+
+
+def test_game_rejects_a_state_of_another_player_count():
+    """A state only continues under a config with the same number of players."""
+    b = in_progress("aoi(players=4)").state.to_bytes()
+    with pytest.raises(ValueError, match=r"the state has 4 seats but aoi\(players=3\) has 3 players"):
+        Game("aoi(players=3)", state=State.from_bytes(b))
