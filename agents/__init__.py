@@ -1,0 +1,105 @@
+"""Scripted players and the agent registry (issue 6).
+
+Every agent follows ``agents.base.Agent``: ``choose(game) -> int`` at the engine level and
+``act(observation, mask) -> int`` at the env level.  Build one from a spec string::
+
+    from agents import make_agent
+    heuristic = make_agent("heuristic", seed=0)
+    random_player = make_agent("random", seed=1)
+
+Specs are ``name`` or ``name:argument``; ``available_specs()`` lists them.  Other modules add
+their agents with ``register_agent`` (the official solo Automa is registered here as a
+placeholder until it is implemented).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents.base import Agent, ScriptedAgent, game_of, play_game
+from agents.heuristic import HeuristicAgent, Weights
+from agents.random_agent import RandomAgent
+
+__all__ = [
+    "Agent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "ScriptedAgent",
+    "Weights",
+    "available_specs",
+    "game_of",
+    "make_agent",
+    "play_game",
+    "register_agent",
+]
+
+AgentFactory = Callable[[str | None, int | None], Agent]
+"""``factory(argument, seed)``: ``argument`` is the text after ``:`` in the spec, or None."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    factory: AgentFactory
+    usage: str  # how the spec is written, e.g. "automa:<level 1-5>"
+    summary: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, usage: str | None = None, summary: str = "") -> None:
+    """Make ``make_agent(name...)`` build agents with ``factory(argument, seed)``."""
+    if not name or ":" in name or name != name.strip().lower():
+        raise ValueError(f"agent name must be a lower-case word without ':', got {name!r}")
+    _REGISTRY[name] = _Entry(factory, usage or name, summary)
+
+
+def available_specs() -> list[str]:
+    """The spec forms ``make_agent`` accepts, e.g. ``['automa:<level 1-5>', 'heuristic', 'random']``."""
+    return sorted(e.usage for e in _REGISTRY.values())
+
+
+def make_agent(spec: str, seed: int | None = 0) -> Agent:
+    """An agent from a spec string such as ``"random"``, ``"heuristic"`` or ``"automa:3"``.
+
+    An unknown name or a malformed argument raises ValueError listing the valid specs.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {', '.join(available_specs())}")
+    name, _, arg = spec.strip().lower().partition(":")
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown agent {spec!r}; valid: {', '.join(available_specs())}")
+    return entry.factory(arg or None, seed)
+
+
+def _no_argument(name: str, arg: str | None) -> None:
+    if arg is not None:
+        raise ValueError(f"agent {name!r} takes no argument, got {name}:{arg}; valid: {', '.join(available_specs())}")
+
+
+def _make_random(arg: str | None, seed: int | None) -> Agent:
+    _no_argument("random", arg)
+    return RandomAgent(seed)
+
+
+def _make_heuristic(arg: str | None, seed: int | None) -> Agent:
+    _no_argument("heuristic", arg)
+    return HeuristicAgent(seed=seed)
+
+
+AUTOMA_LEVELS = range(1, 6)  # rules/AUTOMA.md §2.3: Automalein .. Alptrauma
+
+
+def _make_automa(arg: str | None, seed: int | None) -> Agent:
+    if arg is None or not arg.isdigit() or int(arg) not in AUTOMA_LEVELS:
+        raise ValueError(f"automa needs a difficulty level 1-5, e.g. 'automa:3'; got {arg!r}")
+    raise NotImplementedError(
+        f"the official solo Automa (level {arg}) is not implemented yet; valid now: random, heuristic"
+    )
+
+
+register_agent("random", _make_random, summary="uniformly random legal ids (seeded)")
+register_agent("heuristic", _make_heuristic, summary="one-ply lookahead with a readable evaluation")
+register_agent("automa", _make_automa, "automa:<level 1-5>", "the official solo Automa (placeholder)")
