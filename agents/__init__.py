@@ -92,14 +92,36 @@ def _make_heuristic(arg: str | None, seed: int | None) -> Agent:
 AUTOMA_LEVELS = range(1, 6)  # rules/AUTOMA.md §2.3: Automalein .. Alptrauma
 
 
+def automa_seat_spec(spec: str) -> str | None:
+    """The engine Automa spec of a participant, or None if the spec is an agent.
+
+    ``"automa:3"`` -> ``"simpletons:3"`` (the app's default faction); ``"automa:druids:5"`` or
+    ``"automa:druids:5:lake"`` -> ``"druids:5"`` / ``"druids:5:lake"``.  The Automa is not an agent
+    that picks moves: it is a seat of the game (``GameConfig(automa=...)``) and plays inside the
+    engine (docs/automa.md).
+    """
+    name, _, arg = spec.strip().lower().partition(":")
+    if name != "automa":
+        return None
+    if arg.isdigit():
+        arg = f"simpletons:{arg}"
+    from aoi_env.core.automa import parse_spec
+
+    try:
+        parse_spec(arg)
+    except ValueError as err:
+        raise ValueError(f"bad automa spec {spec!r}: {err} (e.g. automa:3 or automa:druids:5)") from None
+    return arg
+
+
 def _make_automa(arg: str | None, seed: int | None) -> Agent:
-    if arg is None or not arg.isdigit() or int(arg) not in AUTOMA_LEVELS:
-        raise ValueError(f"automa needs a difficulty level 1-5, e.g. 'automa:3'; got {arg!r}")
-    raise NotImplementedError(
-        f"the official solo Automa (level {arg}) is not implemented yet; valid now: random, heuristic"
+    spec = automa_seat_spec(f"automa:{arg or ''}")
+    raise ValueError(
+        f"the Automa plays inside the engine, it is not an agent at a seat: put it into the game, "
+        f"e.g. GameConfig(players=1, automa=({spec!r},)) or aoi play --agents heuristic,automa:{arg}"
     )
 
 
 register_agent("random", _make_random, summary="uniformly random legal ids (seeded)")
 register_agent("heuristic", _make_heuristic, summary="one-ply lookahead with a readable evaluation")
-register_agent("automa", _make_automa, "automa:<level 1-5>", "the official solo Automa (placeholder)")
+register_agent("automa", _make_automa, "automa:<level 1-5>", "the solo Automa: an engine seat (docs/automa.md)")

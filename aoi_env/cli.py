@@ -83,6 +83,101 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- tools (issue 8): replay, tournament, balance, bench; imports stay inside the run functions ----
+
+
+def _replay_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a game record (JSON) written by train.records.save / aoi tournament --records")
+    p.add_argument("--final", action="store_true", help="print only the final position, not every move")
+    p.add_argument("--svg", metavar="DIR", default=None, help="write one SVG frame per position into DIR")
+    p.add_argument("--html", metavar="FILE", default=None, help="write a self-contained HTML page with a slider")
+    p.add_argument("--color", action="store_true", help="colour the terrains with ANSI codes")
+
+
+@command("replay", "replay a game record move by move (fails naming the move if it does not reproduce)")(_replay_args)
+def _replay(args: argparse.Namespace) -> int:
+    from train.replay import run_replay
+
+    run_replay(args.file, final=args.final, svg_dir=args.svg, html_file=args.html, color=args.color)
+    return 0
+
+
+def _tournament_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="YAML", default=None, help="options file, e.g. configs/tournament.yaml")
+    p.add_argument("--agents", nargs="+", metavar="SPEC", default=None,
+                   help="participants: agent specs (random, heuristic, ...) or label=spec")  # fmt: skip
+    p.add_argument("--players", type=int, default=None, help="seats per game (default: number of participants)")
+    p.add_argument("--games", type=int, default=None, help="number of games")
+    p.add_argument("--workers", type=int, default=None, help="parallel processes (default 2)")
+    p.add_argument("--seed", type=int, default=None, help="base seed (game seeds and agent seeds derive from it)")
+    p.add_argument("--game", default=None, help="base game string, e.g. 'aoi(ruleset=v1.0)'")
+    p.add_argument("--out", default=None, help="output directory for tournament.json / *.csv")
+    p.add_argument("--records", action="store_true", default=None, help="also save every game record")
+    p.add_argument("--max-decisions", dest="max_decisions", type=int, default=None, help="per-game safety cap")
+    p.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="no progress bar")
+
+
+@command("tournament", "play N games between agents: ratings, win rates, margins with 95%% CIs")(_tournament_args)
+def _tournament(args: argparse.Namespace) -> int:
+    from train.tournament import TournamentConfig, load_yaml, run_tournament
+
+    doc = load_yaml(args.config)
+    keys = ("agents", "players", "games", "workers", "seed", "game", "out", "records", "max_decisions", "progress")
+    doc.update({k: getattr(args, k) for k in keys if getattr(args, k) is not None})
+    run_tournament(TournamentConfig.from_dict(doc))
+    return 0
+
+
+def _balance_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="YAML", default=None, help="options file, e.g. configs/balance.yaml")
+    p.add_argument("--agents", nargs="+", metavar="SPEC", default=None, help="agent specs; seat s plays agents[s %% n]")
+    p.add_argument("--players", nargs="+", type=int, default=None, help="player counts, e.g. 2 3 4 5")
+    p.add_argument("--games", type=int, default=None, help="games per player count")
+    p.add_argument("--mode", choices=("balanced", "distribution"), default=None,
+                   help="balanced: fixed factions/boards dealt evenly; distribution: the game's own setup")  # fmt: skip
+    p.add_argument("--game", default=None, help="base game string, e.g. 'aoi(ruleset=v1.0)'")
+    p.add_argument("--seed", type=int, default=None, help="base seed")
+    p.add_argument("--workers", type=int, default=None, help="parallel processes (default 2)")
+    p.add_argument("--out", default=None, help="output directory (report.md, plots, balance.json)")
+    p.add_argument("--alpha", type=float, default=None, help="significance level after Holm correction (0.05)")
+    p.add_argument("--min-games", dest="min_games", type=int, default=None, help="smallest group that is tested")
+    p.add_argument("--html", action="store_true", default=None, help="also write report.html")
+    p.add_argument("--no-plots", dest="plots", action="store_false", default=None, help="skip the PNG plots")
+    p.add_argument("--records", action="store_true", default=None, help="also save every game record")
+    p.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="no progress bar")
+
+
+@command("balance", "faction / terrain / seat balance report over many games (plots + Markdown)")(_balance_args)
+def _balance(args: argparse.Namespace) -> int:
+    from train.balance import config_from, run_balance
+
+    keys = ("agents", "players", "games", "mode", "game", "seed", "workers", "out", "alpha", "min_games", "html",
+            "plots", "records", "progress")  # fmt: skip
+    run_balance(config_from(args.config, {k: getattr(args, k) for k in keys}))
+    return 0
+
+
+def _bench_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", nargs="+", type=int, default=[2, 3, 4, 5], help="player counts for games/s")
+    p.add_argument("--games", type=int, default=3, help="random games per player count (default 3)")
+    p.add_argument("--decisions", type=int, default=3000, help="decisions timed for engine and env rates")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games and the random play")
+    p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
+    p.add_argument("--compare", metavar="FILE", default=None, help="an earlier --json file: show the ratios")
+    p.add_argument("--no-env", dest="env", action="store_false", help="skip the PettingZoo raw_env measurement")
+
+
+@command("bench", "single-core speed: engine and env decisions/s, games/s, clone/observation time, memory")(_bench_args)
+def _bench(args: argparse.Namespace) -> int:
+    from aoi_env.bench import run_bench
+
+    run_bench(
+        players=args.players, games=args.games, decisions=args.decisions, seed=args.seed,
+        json_path=args.json, compare=args.compare, with_env=args.env,
+    )  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aoi", description="Age of Innovation RL environment tools")
     parser.add_argument("--version", action="version", version=f"aoi-env {__version__}")

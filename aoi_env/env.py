@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (5731,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (5889,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (5731,) |
+| State Shape | (5889,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,7 +29,7 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 5731 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 5889 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public,
@@ -47,65 +47,67 @@ views below; `layout()` their slices.
 | 2574:2691 | `hex_pavilion` | 1 x 117 | a pavilion is attached (C6) |
 | 2691:2808 | `hex_city` | 1 x 117 | the building belongs to a city (R43) |
 | 2808:2925 | `hex_river_city` | 1 x 117 | river hex counted for a city by palace 14 (R134) |
-| 2925:3510 | `hex_bridges` | 5 x 117 | a built bridge of that relative seat touches the hex (R40) |
-| 3510:3627 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
-| 3627:3744 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
-| 3744:3861 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
-| 3861:3978 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
-| 3978:4095 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end) |
-| 4095:4099 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
-| 4099:4100 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
-| 4100:4101 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
-| 4101:4106 | `player_present` | 5 | the relative seat is a player in this game |
-| 4106:4166 | `player_faction` | 5 x 12 | faction one-hot (data order) |
-| 4166:4201 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
-| 4201:4261 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
-| 4261:4281 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
-| 4281:4291 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
-| 4291:4316 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
-| 4316:4351 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
-| 4351:4371 | `player_counts` | 5 x 4 | cities/8, bridges/3, pavilions in hand/8, setup spades/3 |
-| 4371:4431 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
-| 4431:4521 | `player_innovations` | 5 x 18 | innovations owned (data order) |
-| 4521:4606 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
-| 4606:4691 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
-| 4691:4741 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
-| 4741:4786 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
-| 4786:4811 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
-| 4811:4836 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
-| 4836:4846 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
-| 4846:4856 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 4856:5072 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
-| 5072:5216 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
-| 5216:5228 | `competency_left` | 12 | copies left per competency / 4 |
-| 5228:5245 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
-| 5245:5252 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
-| 5252:5258 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
-| 5258:5264 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
-| 5264:5270 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 5270:5366 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
-| 5366:5373 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
-| 5373:5374 | `pavilions_left` | 1 | pavilions left / 8 |
-| 5374:5379 | `neutral_faction` | 5 | 2 players: area token / 15, neutral science levels / 12 (R24) |
-| 5379:5387 | `round` | 8 | round one-hot: setup, 1..6, over |
-| 5387:5392 | `phase` | 5 | phase one-hot: setup income actions science over |
-| 5392:5464 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
-| 5464:5468 | `final_tile` | 4 | final round tile F1..F4 (R7) |
-| 5468:5473 | `start_player` | 5 | start player, relative seat |
-| 5473:5557 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
-| 5557:5627 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
-| 5627:5663 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
-| 5663:5695 | `pending_kind` | 32 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
-| 5695:5700 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 5700:5701 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
-| 5701:5705 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 5705:5712 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
-| 5712:5715 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 5715:5718 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 5718:5722 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 5722:5723 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
-| 5723:5726 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 5726:5731 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 2925:3042 | `hex_mark` | 1 x 117 | an Automa's marked building (AUTOMA.md 5.1) |
+| 3042:3627 | `hex_bridges` | 5 x 117 | a built bridge of that relative seat touches the hex (R40) |
+| 3627:3744 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
+| 3744:3861 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
+| 3861:3978 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
+| 3978:4095 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
+| 4095:4212 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end) |
+| 4212:4216 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
+| 4216:4217 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
+| 4217:4218 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
+| 4218:4223 | `player_present` | 5 | the relative seat is a player in this game |
+| 4223:4263 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
+| 4263:4323 | `player_faction` | 5 x 12 | faction one-hot (data order) |
+| 4323:4358 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
+| 4358:4418 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
+| 4418:4438 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
+| 4438:4448 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
+| 4448:4473 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
+| 4473:4508 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
+| 4508:4528 | `player_counts` | 5 x 4 | cities/8, bridges/3, pavilions in hand/8, setup spades/3 |
+| 4528:4588 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 4588:4678 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 4678:4763 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 4763:4848 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 4848:4898 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 4898:4943 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 4943:4968 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 4968:4993 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 4993:5003 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 5003:5013 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 5013:5229 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
+| 5229:5373 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 5373:5385 | `competency_left` | 12 | copies left per competency / 4 |
+| 5385:5402 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 5402:5409 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 5409:5415 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 5415:5421 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 5421:5427 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 5427:5523 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
+| 5523:5530 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 5530:5531 | `pavilions_left` | 1 | pavilions left / 8 |
+| 5531:5536 | `neutral_faction` | 5 | 2 players: area token / 15, neutral science levels / 12 (R24) |
+| 5536:5544 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 5544:5549 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 5549:5621 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 5621:5625 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 5625:5630 | `start_player` | 5 | start player, relative seat |
+| 5630:5714 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
+| 5714:5784 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
+| 5784:5820 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 5820:5853 | `pending_kind` | 33 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 5853:5858 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 5858:5859 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
+| 5859:5863 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 5863:5870 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 5870:5873 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 5873:5876 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 5876:5880 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 5880:5881 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 5881:5884 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 5884:5889 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -183,7 +185,7 @@ everyone else 0, and every agent is terminated.
 
 | parameter | default | values |
 |---|---|---|
-| `num_players` | 4 | 2-5 (R5) |
+| `num_players` | 4 | 2-5 (R5); 1-2 with an Automa |
 | `map` | `"auto"` | board side `"3-5"` or `"1-3"`; `"auto"`: 1-3 for 2 players, else 3-5 |
 | `ruleset` | `"v1.2"` | `"v1.2"` or `"v1.0"` (first-edition faction numbers, R145) |
 | `distribution` | `"standard"` | `"standard"` sets (R15) or `"draft"` (R16) |
@@ -192,6 +194,7 @@ everyone else 0, and every agent is terminated.
 | `setup_choices` | `"players"` | `"players"`: agents take the setup decisions; `"random"`: the engine does |
 | `skip_forced` | `True` | apply decisions with a single legal id automatically |
 | `area_tokens` | `(12, 13, 14, 15)` | 2-player neutral area token values (OP-11) |
+| `automa` | `()` | solo Automa seats after the players, `faction:level[:terrain]` such as `simpletons:3` (docs/automa.md); their turns happen inside the environment, only the players are agents |
 | `reward` | `"rank"` | `"rank"`, `"win"`, `"score_diff"` (see Rewards) |
 | `render_mode` | `None` | `"human"` (prints text), `"ansi"` (returns text), `"svg"` (returns an SVG string) |
 
@@ -353,8 +356,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"unknown parameter {unknown[0]!r}; valid: {valid}")
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
-        if not 2 <= int(num_players) <= 5:
-            raise ValueError(f"num_players must be 2..5, got {num_players}")
+        if not options.get("automa") and not 2 <= int(num_players) <= 5:
+            raise ValueError(f"num_players must be 2..5, got {num_players}")  # 1-2 with an Automa
         if reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -410,8 +413,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         """A copy of an engine game to start from (``reset(options={"game": g})``)."""
         if not isinstance(start, Game):
             raise ValueError(f"options['game'] must be an aoi_env.Game, got {type(start).__name__}")
-        if start.seats != len(self.possible_agents):
-            raise ValueError(f"options['game'] has {start.seats} players, this env {len(self.possible_agents)}")
+        if start.config.players != len(self.possible_agents) or start.seats != self.config.seats:
+            raise ValueError(f"options['game'] has {start.seats} players, this env {self.config.seats}")
         if start.is_over():
             raise ValueError("options['game'] is already over")
         return start.clone()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from aoi_env.core import automa
 from aoi_env.core import pending as pending_stack
 from aoi_env.core.board import geometry
 from aoi_env.core.moves import NUM_ACTIONS
@@ -64,6 +65,7 @@ from aoi_env.core.state import (
     G_START_PLAYER,
     H_BUILDING,
     H_CITY,
+    H_MARK,
     H_NEUTRAL,
     H_OWNER,
     H_PAVILION,
@@ -155,6 +157,7 @@ LAYOUT: tuple[Block, ...] = (
     Block("hex_pavilion", (1, P), "a pavilion is attached (C6)"),
     Block("hex_city", (1, P), "the building belongs to a city (R43)"),
     Block("hex_river_city", (1, P), "river hex counted for a city by palace 14 (R134)"),
+    Block("hex_mark", (1, P), "an Automa's marked building (AUTOMA.md 5.1)"),
     Block("hex_bridges", (S, P), "a built bridge of that relative seat touches the hex (R40)"),
     Block("hex_bridge_spots", (1, P), "free printed bridge spots touching the hex / 3"),
     Block("hex_border", (1, P), "land hex on the map border (C11, F1)"),
@@ -167,6 +170,7 @@ LAYOUT: tuple[Block, ...] = (
     Block("game_map", (1,), "1 = board side 1-3, 0 = side 3-5 (R5)"),
     # -- players, rows by relative seat ------------------------------------------------------
     Block("player_present", (S,), "the relative seat is a player in this game"),
+    Block("player_automa", (S, 8), "Automa seat: level / 5, then her faction one-hot (docs/automa.md order)"),
     Block("player_faction", (S, 12), "faction one-hot (data order)"),
     Block("player_board", (S, 7), "planning board = native terrain one-hot"),
     Block(
@@ -433,6 +437,10 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
 
     # -- players
     w("player_present")[:n] = 1.0
+    view = w("player_automa")
+    for seat in range(g.config.players, n):
+        view[rel(seat), 0] = automa.level_of(g, seat) / 5.0
+        view[rel(seat), 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
     # all one-hot player blocks (_PLAYER_CATEGORIES) in one scatter into the flat buffer:
     # block start + row * width + value, for the values >= 0
     values = pl[:, _CAT_FIELDS]
@@ -496,6 +504,7 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     w("hex_pavilion")[0] = hexes[:, H_PAVILION]
     w("hex_city")[0] = hexes[:, H_CITY]
     w("hex_river_city")[0] = hexes[:, H_RIVER_CITY]
+    w("hex_mark")[0] = hexes[:, H_MARK]
     bridges = s.built_bridges()
     view = w("hex_bridges")
     if len(bridges):

@@ -53,6 +53,7 @@ from aoi_env.core.state import (
     G_TURN,
     H_BUILDING,
     H_CITY,
+    H_MARK,
     H_NEUTRAL,
     H_OWNER,
     H_PAVILION,
@@ -173,6 +174,11 @@ class Scenario:
             p[P_INNOVATIONS] = -1
             p[P_PALACE_TILE] = -1
             p[P_DRAFT_PALACE] = -1
+            if self.g.is_automa(seat):  # the Automa has no resources (AUTOMA.md §1)
+                p[P_COINS] = p[P_TOOLS] = 0
+                p[P_BOWLS] = 0
+                p[P_SAILING] = 0
+        h[:, H_MARK] = 0
         self.round(1)
 
     # -- setters ------------------------------------------------------------------------------

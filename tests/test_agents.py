@@ -63,16 +63,21 @@ def test_issue6_make_agent_rejects_bad_specs_listing_the_valid_ones() -> None:
         make_agent("alphazero")
     with pytest.raises(ValueError, match="takes no argument"):
         make_agent("random:2")
-    with pytest.raises(ValueError, match="difficulty level 1-5"):
+    with pytest.raises(ValueError, match="level must be 1..5"):
         make_agent("automa:9")
-    with pytest.raises(ValueError, match="difficulty level 1-5"):
+    with pytest.raises(ValueError, match="bad automa spec"):
         make_agent("automa")
 
 
-def test_issue6_automa_spec_is_reserved_but_not_implemented() -> None:
-    """The official solo Automa (rules/AUTOMA.md) has its registry entry; the agent comes later."""
-    with pytest.raises(NotImplementedError, match="Automa"):
+def test_issue6_automa_is_a_game_seat_not_an_agent() -> None:
+    """The official solo Automa plays inside the engine (docs/automa.md): the spec maps to a seat."""
+    with pytest.raises(ValueError, match="plays inside the engine"):
         make_agent("automa:3")
+    from agents import automa_seat_spec
+
+    assert automa_seat_spec("automa:3") == "simpletons:3"
+    assert automa_seat_spec("automa:druids:5:lake") == "druids:5:lake"
+    assert automa_seat_spec("heuristic") is None
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from aoi_env.data import GameData, load
 from aoi_env.data.enums import Faction, Terrain
 
 DEFAULT_PARAMS: dict[str, Any] = {
-    "players": 4,  # seats at the table, 2-5 (R5)
+    "players": 4,  # human seats, 2-5 (R5); 1-2 with an Automa
     "ruleset": "v1.2",  # "v1.0" = first-edition faction numbers (R145, OP-13..OP-15)
     "map": "auto",  # board side: "auto" (2 players: 1-3, else 3-5), "3-5" or "1-3" (R5)
     "distribution": "standard",  # "standard" sets (R15) or "draft" (R16); ignored when factions/boards are fixed
@@ -25,6 +25,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "setup_choices": "players",  # "players" decide setup choices, or "random": the engine picks them
     "skip_forced": True,  # apply a decision with exactly one legal move automatically
     "area_tokens": (12, 13, 14, 15),  # 2-player neutral area token values (OP-11, unverified)
+    "automa": (),  # solo Automa seats after the players: "faction:level[:terrain]" (AUTOMA.md, docs/automa.md)
 }
 
 _CHOICES = {
@@ -65,12 +66,30 @@ class GameConfig:
     setup_choices: str = DEFAULT_PARAMS["setup_choices"]
     skip_forced: bool = DEFAULT_PARAMS["skip_forced"]
     area_tokens: tuple[int, ...] = DEFAULT_PARAMS["area_tokens"]
+    automa: tuple[str, ...] = DEFAULT_PARAMS["automa"]
 
     def __post_init__(self) -> None:
         players = self.players
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer 2..5, got {players!r}")
-        if not 2 <= players <= 5:
+        automa = self.automa
+        if isinstance(automa, str):
+            automa = tuple(a for a in automa.replace(",", "+").split("+") if a)
+        automa = tuple(str(a).strip().lower() for a in automa)
+        object.__setattr__(self, "automa", automa)
+        if automa:
+            from aoi_env.core.automa import parse_spec
+
+            for spec in automa:
+                parse_spec(spec)
+            if not 1 <= players <= 2 or len(automa) > 2 or players + len(automa) > 3:
+                raise ValueError(
+                    f"an Automa game has 1-2 players and 1-2 Automas, at most 3 factions (AUTOMA.md §3.1); "
+                    f"got {players} players and {len(automa)} Automas"
+                )
+            if self.distribution != "standard":
+                raise ValueError("the draft variant is not used with the Automa (AUTOMA.md §3.3)")
+        elif not 2 <= players <= 5:
             raise ValueError(f"players must be 2..5, got {players}")
         for key, valid in _CHOICES.items():
             if getattr(self, key) not in valid:
@@ -89,10 +108,11 @@ class GameConfig:
         if not tokens or any(t < 0 for t in tokens):
             raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}")
         object.__setattr__(self, "area_tokens", tokens)
-        if players == 2 and self.map == "3-5":
+        seats = self.seats
+        if seats == 2 and self.map == "3-5":
             raise ValueError("a 2-player game uses the 1-3 board side (R5, R24)")
-        if players >= 4 and self.map == "1-3":
-            raise ValueError(f"the 1-3 board side is for 1-3 players, not {players} (R5)")
+        if seats >= 4 and self.map == "1-3":
+            raise ValueError(f"the 1-3 board side is for 1-3 players, not {seats} (R5)")
 
     # -- construction -----------------------------------------------------------------------
 
@@ -155,7 +175,7 @@ class GameConfig:
     def map_side(self) -> str:
         if self.map != "auto":
             return self.map
-        return "1-3" if self.players == 2 else "3-5"
+        return "1-3" if self.seats == 2 else "3-5"
 
     @property
     def geometry(self) -> Geometry:
@@ -167,7 +187,8 @@ class GameConfig:
 
     @property
     def seats(self) -> int:
-        return self.players
+        """Factions at the table: the players, then the Automas (AUTOMA.md §3.1)."""
+        return self.players + len(self.automa)
 
     @property
     def fixed_setup(self) -> bool:

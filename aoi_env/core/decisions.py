@@ -27,6 +27,7 @@ from aoi_env.core.pending import BR_MOLES, UP_ACTION, UP_SWAP, Kind
 from aoi_env.core.rules import buildings, cities, power, science, terrain
 from aoi_env.core.state import (
     G_BONUS_COINS,
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_CITY_LEFT,
     G_COMP_LEFT,
@@ -294,16 +295,28 @@ def _pass_bonus_apply(g: Game, row: np.ndarray, a: int) -> None:
     take_bonus(g, seat, b)
 
 
-def take_bonus(g: Game, seat: int, b: int) -> None:
+def take_bonus(g: Game, seat: int, b: int, keep_coins: bool = True) -> None:
+    """Take a display tile (with its coins; the Automa returns them, AUTOMA.md §4.5) and return the
+    old tile face up.  The display is a row: the returned tile takes the slot of the one taken
+    (AUTOMA.md §10 #20)."""
     s = g.state
     p = s.players[seat]
     old = int(p[P_BONUS])
     s.glob[G_BONUS_STATE.start + b] = seat
-    p[P_COINS] += s.glob[G_BONUS_COINS.start + b]
+    if keep_coins:
+        p[P_COINS] += s.glob[G_BONUS_COINS.start + b]
     s.glob[G_BONUS_COINS.start + b] = 0
     p[P_BONUS] = b
     if old >= 0:
         s.glob[G_BONUS_STATE.start + old] = -1
+    row = [int(t) for t in s.glob[G_BONUS_ROW] if t >= 0]
+    if b in row:
+        if old >= 0:
+            row[row.index(b)] = old
+        else:
+            row.remove(b)
+        s.glob[G_BONUS_ROW] = -1
+        s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
 
 
 # --------------------------------------------------------------------------------------------

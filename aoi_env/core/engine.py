@@ -95,17 +95,17 @@ class Game:
         self.config = config
         self.data: GameData = load()
         self.geo: Geometry = config.geometry
-        self.tab: Tables = tables(config.ruleset, config.players)
+        self.tab: Tables = tables(config.ruleset, config.seats)
         self.building_power = np.asarray(self.data.building_power, dtype=np.int32)
         self.science_income = tuple(dict(self.data.raw["science"]["income"][d]) for d in self.data.raw["disciplines"])
         from aoi_env.core import decisions, flow, setup, terraform, turn  # noqa: F401  (register handlers)
 
-        self.innovation_space_cost = setup.innovation_spaces(config.players, self.data.raw)
+        self.innovation_space_cost = setup.innovation_spaces(config.seats, self.data.raw)
         self._legal: list[int] = []
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         if state is not None:
-            if state.seats != config.players:
-                raise ValueError(f"the state has {state.seats} seats but {config} has {config.players} players")
+            if state.seats != config.seats:
+                raise ValueError(f"the state has {state.seats} seats but {config} has {config.seats} players")
             self.state = state
             self._refresh()
             return
@@ -123,7 +123,8 @@ class Game:
 
     @property
     def seats(self) -> int:
-        return self.config.players
+        """Players then Automas (``config.seats``)."""
+        return self.config.seats
 
     def is_over(self) -> bool:
         return bool(self.state.glob[G_PHASE] == Phase.OVER)
@@ -196,8 +197,11 @@ class Game:
         return self.state.players[:, P_VP].copy()
 
     def is_player(self, seat: int) -> bool:
-        """False for seats that are not real players (reserved for the Automa)."""
-        return 0 <= seat < self.seats
+        """True for a human (agent) seat; Automa seats come after the players and never decide."""
+        return 0 <= seat < self.config.players
+
+    def is_automa(self, seat: int) -> bool:
+        return self.config.players <= seat < self.seats
 
     def rng(self) -> np.random.Generator:
         """A generator derived from the game seed and a counter in the state (deterministic)."""

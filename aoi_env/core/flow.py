@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from aoi_env.core import effects, pending, setup
+from aoi_env.core import automa, effects, pending, setup
 from aoi_env.core.engine import automatic
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
@@ -76,8 +76,11 @@ def start_round(g: Game, rnd: int) -> None:
     s.glob[G_NEXT_COUNT] = 0
     s.players[:, P_PASSED] = 0
     s.glob[G_PHASE] = Phase.INCOME
+    for seat in range(g.config.players, n):  # the Automa: ship level, next deck (AUTOMA.md §4.6)
+        automa.start_round(g, seat, rnd)
     for seat in reversed(order(g)[:n]):
-        pending.push(s, Kind.INCOME_SEAT, seat)
+        if g.is_player(seat):  # the Automa gets no income (AUTOMA.md §4.1)
+            pending.push(s, Kind.INCOME_SEAT, seat)
 
 
 def _next_turn(g: Game) -> None:
@@ -92,7 +95,10 @@ def _next_turn(g: Game) -> None:
     s.glob[G_TURN] = turn
     seat = seats[turn]
     pending.push(s, Kind.END_TURN, seat)
-    pending.push(s, Kind.MAIN, seat, 0)
+    if g.is_automa(seat):
+        pending.push(s, Kind.AUTOMA_TURN, seat)
+    else:
+        pending.push(s, Kind.MAIN, seat, 0)
 
 
 @automatic(Kind.END_TURN)
@@ -111,7 +117,8 @@ def _end_of_actions(g: Game) -> None:
     s.glob[G_PHASE] = Phase.SCIENCE  # R80.1: science bonus in next round's order
     nxt = [int(x) for x in s.glob[G_NEXT_ORDER][: g.seats]]
     for seat in reversed(nxt):
-        pending.push(s, Kind.SCIENCE_SEAT, seat)
+        if g.is_player(seat):  # "you gain the science bonus" (AUTOMA.md §4.6)
+            pending.push(s, Kind.SCIENCE_SEAT, seat)
 
 
 def cleanup(g: Game) -> None:
@@ -180,6 +187,16 @@ def science_bonus(g: Game, seat: int) -> dict[str, Any]:
 def _science_seat(g: Game, row: np.ndarray) -> None:
     seat = int(row[1])
     effects.gain(g, seat, science_bonus(g, seat))
+
+
+@automatic(Kind.AUTOMA_TURN)
+def _automa_turn(g: Game, row: np.ndarray) -> None:
+    automa.take_turn(g, int(row[1]))
+
+
+@automatic(Kind.AUTOMA_STEP)
+def _automa_step(g: Game, row: np.ndarray) -> None:
+    automa.resolve_step(g, int(row[1]), *(int(v) for v in row[2:6]))
 
 
 @automatic(Kind.PLAYER_SETUP)

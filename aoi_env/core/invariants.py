@@ -53,7 +53,7 @@ def violations(g: Game) -> list[str]:
         if (p[P_BOOKS] < 0).any() or (p[P_BOWLS] < 0).any():
             out.append(f"seat {seat}: negative books or bowls {p[P_BOOKS]} {p[P_BOWLS]}")
         tokens = data.raw["power_tokens_per_player"] - int(p[P_BURNED]) + int(p[P_ADDED_TOKENS])
-        if s.glob[G_PHASE] != Phase.SETUP and int(p[P_BOWLS].sum()) != tokens:
+        if s.glob[G_PHASE] != Phase.SETUP and g.is_player(seat) and int(p[P_BOWLS].sum()) != tokens:
             out.append(f"seat {seat}: {int(p[P_BOWLS].sum())} power tokens in the bowls, expected {tokens}")
         on_board = int(np.count_nonzero(s.glob[G_SCHOLAR_SPACES] == seat))
         total = int(p[P_SCHOLARS] + p[P_SCHOLAR_SUPPLY]) + on_board

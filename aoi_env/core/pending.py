@@ -56,6 +56,7 @@ class Kind(IntEnum):
     PALACE15 = 45  # p0 bitmask of parts left (1 TB, 2 bridges, 4 books) (R135, OP-19)
     PASS_BONUS = 46  # take a round bonus tile when passing (R78)
     OFFER = 47  # p0 power offered, p1 builder: accept or decline (R42)
+    SOLO_PICK = 48  # one human against the Automa: a faction from 3 cards x 2 factions (AUTOMA.md §3.3)
 
     # --- automatic continuations
     AUTO = 100
@@ -69,6 +70,9 @@ class Kind(IntEnum):
     PLAYER_SETUP = 107  # starting resources, bowls and science of one seat (R17)
     INCOME_SEAT = 108  # Phase I income of one seat (R57)
     SCIENCE_SEAT = 109  # Phase III science bonus of one seat (R80.1, R143)
+    AUTOMA_TURN = 110  # an Automa's turn: draw, pass check, queue the steps (AUTOMA.md §4.3)
+    AUTOMA_STEP = 111  # p0 step code, p1 value, p2 flags, p3 support card (AUTOMA.md §5)
+    AUTOMA_SETUP = 112  # an Automa's initial Workshops (marked, unmarked) (AUTOMA.md §3.6)
 
 
 # TB flags (p1 of TB_* kinds)

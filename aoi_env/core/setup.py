@@ -15,13 +15,15 @@ import numpy as np
 
 from aoi_env.core import effects, pending
 from aoi_env.core.board import hex_name
-from aoi_env.core.engine import applies, decision
+from aoi_env.core.engine import applies, automatic, decision
 from aoi_env.core.moves import BONUS_BASE, BUILDING_BASE, BUNDLE_BASE, FACTION_BASE, HEX_BASE, PALACE_BASE, TERRAIN_BASE
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
     G_AREA_TOKEN,
+    G_AUTOMA,
     G_BONUS_COINS,
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
     G_BUNDLE_BONUS,
@@ -137,7 +139,7 @@ def innovation_spaces(players: int, raw: dict) -> list[tuple[np.ndarray, int]]:
 def new_state(g: Game, seed: int) -> State:
     """A fresh game after every random setup draw, before any player decision."""
     cfg = g.config
-    n = cfg.players
+    n = cfg.seats
     rng = np.random.default_rng(seed)
     s = State.empty(n)
     glob = s.glob
@@ -182,31 +184,43 @@ def new_state(g: Game, seed: int) -> State:
     bonuses = [int(b) for b in rng.permutation(10)]
     factions = [int(f) for f in rng.permutation(12)]
     others = [int(t) for t in rng.permutation(16)]  # palace tiles 1..16
+    humans = cfg.players
+    automa = len(cfg.automa)
+    if cfg.distribution == "standard" or cfg.fixed_setup:  # R14; with an Automa P tiles + #17 (AUTOMA.md §3.2)
+        _offer_palaces(glob, others, n if automa else n + 1)
     if cfg.fixed_setup:
         fixed_f = [Faction[f.upper()] for f in cfg.factions]
         fixed_b = [Terrain[b.upper()] for b in cfg.boards]
         free_f = [f for f in factions if f not in fixed_f]
         free_b = [int(t) for t in rng.permutation(7) if t not in fixed_b]
-        for seat in range(n):
+        for seat in range(humans):
             p[seat, P_FACTION] = fixed_f[seat] if fixed_f else free_f[seat]
             p[seat, P_BOARD] = fixed_b[seat] if fixed_b else free_b[seat]
-        glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1  # picked as in R16.8
-        _offer_palaces(glob, others, n)
-    elif cfg.distribution == "standard":  # R15
+        if not automa:
+            glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1  # picked as in R16.8
+    elif automa and humans == 1:  # AUTOMA.md §3.3: 3 planning cards with 2 factions each
+        cards = [int(t) for t in rng.permutation(7)[:3]]
+        glob[G_DRAFT_BOARDS] = [cards[i // 2] for i in range(6)]
+        glob[G_DRAFT_FACTIONS] = factions[:6]
+    elif cfg.distribution == "standard":  # R15 (also two players against an Automa, §3.3)
         glob[G_BUNDLE_FACTION] = factions[:7]
         glob[G_BUNDLE_BONUS] = bonuses[:7]
-        for b in bonuses[7:]:
-            glob[G_BONUS_STATE.start + b] = -1
-            glob[G_BONUS_COINS.start + b] = 1
-        _offer_palaces(glob, others, n)
+        if not automa:
+            for b in bonuses[7:]:
+                glob[G_BONUS_STATE.start + b] = -1
+                glob[G_BONUS_COINS.start + b] = 1
     else:  # R16 draft: 6 planning cards, P + 1 factions and palace tiles, P + 3 bonus tiles
         glob[G_DRAFT_BOARDS] = np.sort(rng.permutation(7)[:6])
         glob[G_DRAFT_FACTIONS.start : G_DRAFT_FACTIONS.start + n + 1] = sorted(factions[: n + 1])
         glob[G_DRAFT_PALACES.start : G_DRAFT_PALACES.start + n + 1] = sorted(others[: n + 1])
         glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1
-    glob[G_START_PLAYER] = int(rng.integers(n))  # R15.3 / R16.6
+    # R15.3 / R16.6; against the Automa the humans go first (AUTOMA.md §3.7)
+    glob[G_START_PLAYER] = 0 if automa else int(rng.integers(n))
+    glob[G_BONUS_ROW] = -1
+    if automa:
+        _new_automas(g, s, rng)
 
-    if n == 2:  # R24: the neutral faction
+    if n == 2 and not automa:  # R24: the neutral faction (not with an Automa, AUTOMA.md §3.1)
         glob[G_AREA_TOKEN] = cfg.area_tokens[int(rng.integers(len(cfg.area_tokens)))]
         for d in range(4):
             glob[G_SCHOLAR_SPACES.start + d * 4 + 1] = NEUTRAL_SEAT
@@ -220,11 +234,35 @@ def new_state(g: Game, seed: int) -> State:
     return s
 
 
-def _offer_palaces(glob: np.ndarray, others: list[int], n: int) -> None:
-    """R14: palace 17 plus P + 1 random tiles are available."""
+def _offer_palaces(glob: np.ndarray, others: list[int], count: int) -> None:
+    """R14: palace 17 plus ``count`` random tiles are available (P + 1; with an Automa P)."""
     glob[G_PALACE_STATE.start + PALACE_17] = -1
-    for t in others[: n + 1]:
+    for t in others[:count]:
         glob[G_PALACE_STATE.start + t] = -1
+
+
+def _new_automas(g: Game, s: State, rng: np.random.Generator) -> None:
+    """Automa records: level, faction, deck and reserve (§3.5), the setup card (§3.6)."""
+    from aoi_env.core import automa as am
+
+    data = am.automa_data()
+    pairs_used: set[tuple[str, str]] = set()
+    for i, spec in enumerate(g.config.automa):
+        seat = g.config.players + i
+        faction, level, _ = am.parse_spec(spec)
+        base = G_AUTOMA.start + i * am.AUTOMA_FIELDS
+        rec = s.glob[base : base + am.AUTOMA_FIELDS]
+        rec[am.A_SEAT] = seat
+        rec[am.A_LEVEL] = level
+        rec[am.A_FACTION] = data.faction_names.index(faction)
+        deck, reserve = am.new_deck(level, rng)
+        am._store(rec, am.A_DECK, am.A_DECK_LEN, deck)
+        am._store(rec, am.A_RESERVE, am.A_RESERVE_LEN, reserve)
+        cards = [c for c in range(1, am.NUM_CARDS + 1) if data.cards[c].setup not in pairs_used]
+        card = cards[int(rng.integers(len(cards)))]  # a second Automa gets another pair (§3.6)
+        pairs_used.add(data.cards[card].setup)
+        rec[am.A_SETUP_CARD] = card
+        s.players[seat, P_FACTION] = -1  # not one of the 12 faction tiles
 
 
 # --------------------------------------------------------------------------------------------
@@ -247,42 +285,59 @@ def setup_step(g: Game) -> None:
     """Push the decisions of the next setup stage (called when the stack is empty)."""
     s = g.state
     n = g.seats
+    humans = g.config.players
+    automa = g.config.automa
     start = int(s.glob[G_START_PLAYER])
     step = int(s.glob[G_SETUP_STEP])
     s.glob[G_SETUP_STEP] = step + 1
-    order = [(start + k) % n for k in range(n)]  # R17.9: round-1 order, clockwise from the start
-    if step == 0:  # distribution
+    order = [(start + k) % n for k in range(n)]  # R17.9 (Automas after the humans, AUTOMA.md §3.7)
+    people = [seat for seat in order if seat < humans]
+    if step == 0:  # distribution of the humans' components
         picks: list[tuple[Kind, int]] = []
-        if g.config.fixed_setup or g.config.distribution == "draft":
+        if automa and humans == 1 and not g.config.fixed_setup:
+            picks.append((Kind.SOLO_PICK, 0))  # AUTOMA.md §3.3
+        elif g.config.fixed_setup or g.config.distribution == "draft":
             if g.config.distribution == "draft" and not g.config.fixed_setup:
                 picks += [(Kind.DRAFT_PICK, seat) for _ in range(3) for seat in order]  # R16.7
-            picks += [(Kind.PICK_BONUS, seat) for seat in _counter_clockwise_from_right(start, n)]
+            if not automa:
+                picks += [(Kind.PICK_BONUS, seat) for seat in _counter_clockwise_from_right(start, n)]
         else:
-            picks += [(Kind.PICK_BUNDLE, seat) for seat in _counter_clockwise_from_right(start, n)]
+            picks += [(Kind.PICK_BUNDLE, seat) for seat in _counter_clockwise_from_right(start, humans)]
         for kind, seat in reversed(picks):
             pending.push(s, kind, seat)
-    elif step == 1:  # coins on the display, turn order, player setup (R15.2, R16.8, R17)
+    elif step == 1:  # the Automas' terrains and round bonus tiles (AUTOMA.md §3.3, §3.7)
+        if automa:
+            _automa_terrains_and_bonuses(g, people)
+    elif step == 2:  # coins on the display, turn order, player setup (R15.2, R16.8, R17)
         display = s.glob[G_BONUS_STATE] == -1
         s.glob[G_BONUS_COINS][display] = 1
+        if not automa:
+            s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + int(display.sum())] = np.flatnonzero(display)
         s.glob[G_ORDER.start : G_ORDER.start + n] = order
         for seat in reversed(order):
             pending.push(s, Kind.PLAYER_SETUP, seat)
-    elif step == 2:  # snake placement of the initial Workshops (R21), Monks skip it (R22)
-        seq = [seat for seat in order + order[::-1] if not _flags(g, seat)["setup_university"]]
-        for seat in reversed(seq):
-            _push_initial(g, seat)
-    elif step == 3:  # Omar's third building, Monks' University, Inventors' competency (R22, R23)
-        for seat in reversed(order):
+    elif step == 3:  # initial Workshops (R21; AUTOMA.md §3.6), Monks skip (R22)
+        firsts = [seat for seat in people if not _flags(g, seat)["setup_university"]]
+        seq: list[tuple[Kind, int]] = [(Kind.INITIAL_PLACE, seat) for seat in firsts]
+        seq += [(Kind.AUTOMA_SETUP, seat) for seat in order if seat >= humans]
+        seq += [(Kind.INITIAL_PLACE, seat) for seat in firsts[::-1]]
+        for kind, seat in reversed(seq):
+            if kind == Kind.AUTOMA_SETUP:
+                pending.push(s, kind, seat)
+            else:
+                _push_initial(g, seat)
+    elif step == 4:  # Omar's third building, Monks' University, Inventors' competency (R22, R23)
+        for seat in reversed(people):
             if _flags(g, seat)["setup_competency"]:
                 pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 1)
-        for seat in reversed(order):
+        for seat in reversed(people):
             if _flags(g, seat)["setup_university"]:
                 pending.push(s, Kind.INITIAL_PLACE, seat, Building.UNIVERSITY)
-        for seat in reversed(order):
+        for seat in reversed(people):
             if _flags(g, seat)["setup_tower"]:
                 _push_initial(g, seat)
-    elif step == 4:  # setup spades in turn order, no Workshop (R23, OP-37)
-        for seat in reversed(order):
+    elif step == 5:  # setup spades in turn order, no Workshop (R23, OP-37)
+        for seat in reversed(people):
             spades = int(s.players[seat, P_SETUP_SPADES])
             s.players[seat, P_SETUP_SPADES] = 0
             if spades:
@@ -291,6 +346,41 @@ def setup_step(g: Game) -> None:
         from aoi_env.core import flow
 
         flow.start_round(g, 1)
+
+
+def _automa_terrains_and_bonuses(g: Game, people: list[int]) -> None:
+    """Terrains distinct from the humans' (random unless given); bonus tiles from a face-up row."""
+    from aoi_env.core import automa as am
+    from aoi_env.core.decisions import take_bonus
+
+    s = g.state
+    humans = g.config.players
+    taken = {int(s.players[h, P_BOARD]) for h in range(humans)}
+    rng = g.rng()
+    for i, spec in enumerate(g.config.automa):
+        seat = humans + i
+        _, _, wanted = am.parse_spec(spec)
+        free = [t for t in range(7) if t not in taken]
+        terrain = TERRAIN_NAMES.index(wanted) if wanted is not None and TERRAIN_NAMES.index(wanted) in free else None
+        if terrain is None:
+            terrain = free[int(rng.integers(len(free)))]
+        taken.add(terrain)
+        s.players[seat, P_BOARD] = terrain
+        s.players[seat, P_SAILING] = am.automa_data().levels[am.level_of(g, seat)]["ship"][0]
+    held = {int(s.players[h, P_BONUS]) for h in range(humans)} - {-1}
+    pool = [int(b) for b in rng.permutation(10) if int(b) not in held]
+    size = g.seats + 3 if not held else len(g.config.automa) + 3  # §3.7: one human / two humans
+    row = pool[:size]
+    for b in range(10):
+        if b not in held:
+            s.glob[G_BONUS_STATE.start + b] = -1 if b in row else -2
+    s.glob[G_BONUS_ROW] = -1
+    s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
+    for i in range(len(g.config.automa)):
+        take_bonus(g, humans + i, int(s.glob[G_BONUS_ROW.start]), keep_coins=False)  # the leftmost tile
+    for seat in reversed(people):
+        if s.players[seat, P_BONUS] < 0:
+            pending.push(s, Kind.PICK_BONUS, seat)
 
 
 def _push_initial(g: Game, seat: int) -> None:
@@ -302,7 +392,15 @@ def _push_initial(g: Game, seat: int) -> None:
 
 def player_setup(g: Game, seat: int) -> None:
     """R17: bowls, starting resources and science steps of board + faction (thresholds pay)."""
+    from aoi_env.core.rules import science
+
     p = g.state.players[seat]
+    if g.is_automa(seat):  # AUTOMA.md §3.4: no resources; science steps of her faction
+        from aoi_env.core import automa as am
+
+        for key, v in am.automa_data().factions[am.faction_of(g, seat)]["steps"].items():
+            science.advance(g, seat, DISC_KEYS.index(key), int(v))
+        return
     board = g.data.boards[int(p[P_BOARD])]
     faction = int(p[P_FACTION])
     p[P_BOWLS] = board.bowls
@@ -317,8 +415,6 @@ def player_setup(g: Game, seat: int) -> None:
     steps = dict(board.start_steps)
     for d, v in g.data.factions[faction]["start_steps"].items():
         steps[d] = steps.get(d, 0) + v
-    from aoi_env.core.rules import science
-
     for d, v in sorted(steps.items()):
         science.advance(g, seat, int(d), v)
 
@@ -387,6 +483,49 @@ def _draft_apply(g: Game, row: np.ndarray, a: int) -> None:
     p[field] = value
     slots = s.glob[pool]
     slots[np.flatnonzero(slots == value)[0]] = -1
+
+
+def _solo_text(g: Game, row: np.ndarray, a: int) -> str:
+    f = a - FACTION_BASE
+    slots = [int(x) for x in g.state.glob[G_DRAFT_FACTIONS]]
+    return f"take {FACTION_NAMES[f]} {TERRAIN_NAMES[int(g.state.glob[G_DRAFT_BOARDS.start + slots.index(f)])]}"
+
+
+@decision(Kind.SOLO_PICK, _solo_text)
+def _solo_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [FACTION_BASE + int(f) for f in g.state.glob[G_DRAFT_FACTIONS] if f >= 0]
+
+
+@applies(Kind.SOLO_PICK)
+def _solo_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """AUTOMA.md §3.3: a set (planning card + 2 factions); take the card's board and one faction."""
+    s = g.state
+    f = a - FACTION_BASE
+    slot = [int(x) for x in s.glob[G_DRAFT_FACTIONS]].index(f)
+    s.players[int(row[1]), P_FACTION] = f
+    s.players[int(row[1]), P_BOARD] = s.glob[G_DRAFT_BOARDS.start + slot]
+    s.glob[G_DRAFT_FACTIONS] = -1
+    s.glob[G_DRAFT_BOARDS] = -1
+
+
+@automatic(Kind.AUTOMA_SETUP)
+def _automa_setup(g: Game, row: np.ndarray) -> None:
+    """AUTOMA.md §3.6: her marked then unmarked Workshop on the lettered hexes of her terrain."""
+    from aoi_env.core import automa as am
+    from aoi_env.core.state import H_BUILDING, H_MARK
+
+    seat = int(row[1])
+    data = am.automa_data()
+    card = data.cards[int(am.record(g, seat)[am.A_SETUP_CARD])]
+    terrain = TERRAIN_NAMES[int(g.state.players[seat, P_BOARD])]
+    lookup = data.initial_workshops[g.geo.name]
+    for letter, marked in zip(card.setup, (1, 0), strict=True):
+        r, c = lookup[letter][terrain]
+        pos = r * 13 + c
+        if g.state.hexes[pos, H_BUILDING]:  # taken (cannot happen with distinct terrains): first free hex
+            pos = int(np.flatnonzero(initial_targets(g, seat))[0])
+        buildings.place(g, seat, pos, Building.WORKSHOP)
+        g.state.hexes[pos, H_MARK] = marked
 
 
 @decision(Kind.PICK_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")

@@ -34,6 +34,7 @@ MAX_SEATS = 5
 MAX_BRIDGES = 15  # 3 per player (R2)
 MAX_STACK = 64
 STACK_FIELDS = 8  # kind, seat, p0..p5
+AUTOMA_FIELDS = 51  # size of one Automa record (checked against aoi_env.core.automa's layout)
 
 
 class _Fields:
@@ -58,6 +59,7 @@ H_NEUTRAL = _h.add("neutral")  # 1 = neutral building (R46)
 H_PAVILION = _h.add("pavilion")  # 1 = a pavilion is attached (C6)
 H_CITY = _h.add("city")  # 1 = the building belongs to a city (R43, R44)
 H_RIVER_CITY = _h.add("river_city")  # 1 = river hex ignored for a city by palace 14 (R134)
+H_MARK = _h.add("mark")  # 1 = an Automa's marked building (a power token on the hex, AUTOMA.md §5.1)
 HEX_FIELDS = _h.size
 
 PLAYER_LAYOUT = _p = _Fields()
@@ -129,6 +131,8 @@ G_DECISIONS = _g.add("decisions")  # decisions applied so far
 G_DEPTH = _g.add("depth")  # pending stack depth
 G_NUM_BRIDGES = _g.add("num_bridges")
 G_SETUP_STEP = _g.add("setup_step")  # progress through the setup sequence
+G_BONUS_ROW = _g.add("bonus_row", 6)  # display tiles in row order, -1 padded (AUTOMA.md §3.7, §10 #20)
+G_AUTOMA = _g.add("automa", 2 * AUTOMA_FIELDS)  # per-Automa records (aoi_env.core.automa)
 GLOBAL_FIELDS = _g.size
 
 NEUTRAL_SEAT = 9  # owner id of the 2-player neutral faction's scholars (R24)

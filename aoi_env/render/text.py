@@ -132,7 +132,7 @@ def header_text(g: Game) -> str:
     palaces = [t + 1 for t in range(17) if s.glob[G_PALACE_STATE][t] == -1]
     lines.append("palace tiles: " + (" ".join(map(str, palaces)) or "-"))
     lines.append("city tiles left: " + " ".join(f"K{k + 1}x{int(n)}" for k, n in enumerate(s.glob[G_CITY_LEFT])))
-    if g.seats == 2:
+    if g.seats == 2 and not g.config.automa:
         lines.append(
             f"neutral: area {int(s.glob[G_AREA_TOKEN])}, science "
             + "/".join(str(int(x)) for x in s.glob[G_NEUTRAL_SCIENCE])
@@ -150,6 +150,10 @@ def players_text(g: Game) -> str:
     for seat in range(g.seats):
         p = s.players[seat]
         faction = Faction(int(p[P_FACTION])).name.lower() if p[P_FACTION] >= 0 else "-"
+        if g.is_automa(seat):
+            from aoi_env.core import automa
+
+            faction = f"A:{automa.faction_of(g, seat)[:8]}{automa.level_of(g, seat)}"
         board = TERRAIN_NAMES[int(p[P_BOARD])] if p[P_BOARD] >= 0 else "-"
         counts = p[P_BUILT] + p[P_NEUTRAL_BUILT]
         built = "".join(str(int(counts[b])) for b in range(1, 8))

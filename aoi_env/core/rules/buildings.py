@@ -150,7 +150,8 @@ def after_build(g: Game, seat: int, pos: int, btype: int) -> None:
                 fire(g, seat, "build_workshop_river")
             if g.geo.border[pos]:
                 fire(g, seat, "build_workshop_border")
-    pending.push(g.state, Kind.CITY_CHECK, seat)
+    if g.is_player(seat):  # the Automa founds no cities (AUTOMA.md §10 #26)
+        pending.push(g.state, Kind.CITY_CHECK, seat)
     for other, v in reversed(offers(g, seat, pos)):
         if effective_offer(g.state.players[other], v) > 0:
             pending.push(g.state, Kind.OFFER, other, v, seat)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from aoi_env.core import automa
 from aoi_env.core.rules import terrain
 from aoi_env.core.state import (
     G_AREA_TOKEN,
@@ -60,8 +61,9 @@ def largest_area(g: Game, seat: int) -> int:
     if not own.any():
         return 0
     p = g.state.players[seat]
-    flags = g.tab.faction_flags[int(p[P_FACTION])]
-    jump = 2 if flags["tunnel"] else 0  # Moles: tunnel range connects
+    jump = 0
+    if g.is_player(seat) and g.tab.faction_flags[int(p[P_FACTION])]["tunnel"]:
+        jump = 2  # Moles: tunnel range connects
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
         jump = 3  # palace 9: flight range connects
@@ -83,28 +85,32 @@ def breakdown(g: Game) -> dict[str, list[int]]:
     n = g.seats
     fs = g.data.raw["final_scoring"]
     areas = {seat: largest_area(g, seat) for seat in range(n)}
-    if n == 2:
+    neutral = n == 2 and not g.config.automa
+    if neutral:
         areas[NEUTRAL] = int(g.state.glob[G_AREA_TOKEN])  # R25
     area_vp = shared_ranks(areas, fs["area"])
     science_vp = [0] * n
     for d in range(4):
         levels = {seat: int(g.state.players[seat, P_SCIENCE.start + d]) for seat in range(n)}
-        if n == 2:
+        if neutral:
             levels[NEUTRAL] = int(g.state.glob[G_NEUTRAL_SCIENCE][d])
         for seat, vp in shared_ranks(levels, fs["science"]).items():
             if seat != NEUTRAL:
                 science_vp[seat] += vp
-    res = [resource_coins(g.state.players[seat]) // fs["coins_per_vp"] for seat in range(n)]
+    # the Automa scores no resources but may have a faction bonus (AUTOMA.md §8)
+    res = [resource_coins(g.state.players[seat]) // fs["coins_per_vp"] if g.is_player(seat) else 0 for seat in range(n)]
+    extra = [0 if g.is_player(seat) else automa.end_game_vp(g, seat) for seat in range(n)]
     return {
         "area": [area_vp[seat] for seat in range(n)],
         "area_size": [areas[seat] for seat in range(n)],
         "science": science_vp,
         "resources": res,
+        "faction": extra,
     }
 
 
 def final_scoring(g: Game) -> dict[str, list[int]]:
     parts = breakdown(g)
     for seat in range(g.seats):
-        g.state.players[seat, P_VP] += parts["area"][seat] + parts["science"][seat] + parts["resources"][seat]
+        g.state.players[seat, P_VP] += sum(parts[k][seat] for k in ("area", "science", "resources", "faction"))
     return parts

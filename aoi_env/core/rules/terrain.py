@@ -53,8 +53,8 @@ def own_mask(g: Game, seat: int) -> np.ndarray:
 def sailing(g: Game, seat: int, final: bool = False) -> int:
     """Effective sailing: track value, +1 with bonus tile B1 during Phase II (R138, OP-41)."""
     p = g.state.players[seat]
-    s = int(p[P_SAILING])
-    if not final and g.state.glob[G_PHASE] == Phase.ACTIONS and p[P_BONUS] >= 0:
+    s = int(p[P_SAILING])  # an Automa's ship level of the round (AUTOMA.md §2.3)
+    if not final and g.is_player(seat) and g.state.glob[G_PHASE] == Phase.ACTIONS and p[P_BONUS] >= 0:
         s += g.tab.bonus_reach[p[P_BONUS]]
     return s
 

@@ -1,0 +1,310 @@
+"""``aoi bench``: single-core speed of the engine and the environment (no torch, numpy only).
+
+Measured, all with uniform random play over the legal ids (``legal_actions`` + ``apply_action``):
+
+* ``engine_decisions_per_s``: raw engine decisions per second (4 players; a new game starts when
+  one ends);
+* ``env_decisions_per_s``: the PettingZoo ``raw_env`` with ``observe`` (observation + action
+  mask) before every ``step`` (skipped when the RL layer is not importable);
+* ``games_per_s_{P}p`` and ``decisions_per_game_{P}p``: full games for each player count;
+* ``clone_us``: ``Game.clone()`` time in microseconds, over positions along a game;
+* ``observation_us``: ``ObservationEncoder.encode`` time (as the env calls it) and
+  ``action_mask_us``;
+* ``state_bytes``: size of ``state.to_bytes()``; ``tracemalloc_peak_kib``: peak Python
+  allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
+  (``resource.getrusage``).
+
+The process is pinned to one CPU while measuring (``os.sched_setaffinity`` where available) and
+nothing runs in parallel.  ``--json FILE`` writes the results with the git commit (if the
+package is in a git checkout), python, numpy and platform, so runs can be compared across
+commits; ``--compare OLD.json`` prints the ratios new / old.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from aoi_env import __version__
+from aoi_env.core.engine import Game
+
+HIGHER_IS_BETTER = ("per_s",)  # metric name parts
+LOWER_IS_BETTER = ("_us", "_kib", "_mib")  # times and memory; other metrics (sizes, counts) are neutral
+
+
+def _random_step(g: Game, rng: np.random.Generator) -> None:
+    legal = g.legal_actions()
+    g.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+def bench_engine(decisions: int, players: int = 4, seed: int = 0) -> dict[str, float]:
+    """Raw engine decisions per second under uniform random masked play."""
+    rng = np.random.default_rng(seed)
+    game_seed = seed
+    g = Game(f"aoi(players={players})", seed=game_seed)
+    done = 0
+    t0 = time.perf_counter()
+    while done < decisions:
+        if g.is_over():
+            game_seed += 1
+            g = Game(f"aoi(players={players})", seed=game_seed)
+            continue
+        _random_step(g, rng)
+        done += 1
+    dt = time.perf_counter() - t0
+    return {"engine_decisions_per_s": done / dt}
+
+
+def env_available() -> bool:
+    try:
+        import aoi_env.env  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, float]:
+    """PettingZoo ``raw_env``: ``observe`` (observation + mask) then ``step`` per decision."""
+    from aoi_env.env import raw_env
+
+    env = raw_env(num_players=players)
+    rng = np.random.default_rng(seed)
+    episode = seed
+    env.reset(seed=episode)
+    done = 0
+    t0 = time.perf_counter()
+    while done < decisions:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            if not env.agents:
+                episode += 1
+                env.reset(seed=episode)
+            continue
+        obs = env.observe(agent)
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[int(rng.integers(len(legal)))]))
+        done += 1
+    dt = time.perf_counter() - t0
+    return {"env_decisions_per_s": done / dt}
+
+
+def bench_games(players: Sequence[int], games: int, seed: int = 0) -> dict[str, float]:
+    """Full random games per second and decisions per game, per player count."""
+    out: dict[str, float] = {}
+    for p in players:
+        rng = np.random.default_rng([seed, p])
+        decisions = 0
+        t0 = time.perf_counter()
+        for i in range(games):
+            g = Game(f"aoi(players={p})", seed=seed + i)
+            while not g.is_over():
+                _random_step(g, rng)
+                decisions += 1
+        dt = time.perf_counter() - t0
+        out[f"games_per_s_{p}p"] = games / dt
+        out[f"decisions_per_game_{p}p"] = decisions / games
+    return out
+
+
+def positions(players: int, seed: int, every: int = 5) -> list[Game]:
+    """Clones of the positions of one random game (every ``every``-th decision)."""
+    rng = np.random.default_rng(seed)
+    g = Game(f"aoi(players={players})", seed=seed)
+    out = []
+    n = 0
+    while not g.is_over():
+        if n % every == 0:
+            out.append(g.clone())
+        _random_step(g, rng)
+        n += 1
+    return out
+
+
+def bench_clone_and_observation(players: int = 4, seed: int = 0) -> dict[str, float]:
+    """Mean ``clone()``, observation and action-mask times (µs) over positions along a game."""
+    pos = positions(players, seed)
+    t0 = time.perf_counter()
+    for g in pos:
+        g.clone()
+    out = {"clone_us": (time.perf_counter() - t0) / len(pos) * 1e6}
+    t0 = time.perf_counter()
+    for g in pos:
+        g.action_mask()
+    out["action_mask_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
+    try:
+        from aoi_env.observation import ObservationEncoder
+    except ImportError:
+        return out
+    enc = ObservationEncoder()
+    t0 = time.perf_counter()
+    for g in pos:
+        enc.encode(g, g.current_seat())
+    out["observation_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
+    return out
+
+
+def bench_memory(players: int = 4, seed: int = 0) -> dict[str, float]:
+    """State size, tracemalloc peak over one random game, and the process's peak RSS."""
+    g = Game(f"aoi(players={players})", seed=seed)
+    out: dict[str, float] = {"state_bytes": float(len(g.state.to_bytes()))}
+    rng = np.random.default_rng(seed)
+    tracemalloc.start()
+    try:
+        g = Game(f"aoi(players={players})", seed=seed)
+        while not g.is_over():
+            _random_step(g, rng)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    out["tracemalloc_peak_kib"] = peak / 1024
+    try:
+        import resource
+
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+        out["max_rss_mib"] = rss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+    except ImportError:  # pragma: no cover - Windows
+        pass
+    return out
+
+
+@contextlib.contextmanager
+def one_core() -> Iterator[str]:
+    """Pin this process to one CPU while measuring (restored afterwards); yields a description."""
+    getter = getattr(os, "sched_getaffinity", None)
+    setter = getattr(os, "sched_setaffinity", None)
+    if getter is None or setter is None:
+        yield "not pinned (no sched_setaffinity)"
+        return
+    before = getter(0)
+    cpu = min(before)
+    setter(0, {cpu})
+    try:
+        yield f"pinned to cpu {cpu}"
+    finally:
+        setter(0, before)
+
+
+def git_commit() -> dict[str, Any]:
+    """The commit of the checkout holding this package, and whether it has local changes."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root, capture_output=True, text=True, timeout=30, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+    return {"commit": head, "dirty": bool(dirty)}
+
+
+def metadata() -> dict[str, Any]:
+    return {
+        "package": __version__,
+        **git_commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpus": os.cpu_count(),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def measure(
+    players: Sequence[int] = (2, 3, 4, 5), games: int = 3, decisions: int = 3000, seed: int = 0, with_env: bool = True
+) -> dict[str, Any]:
+    """All measurements (see the module docstring) as ``{"meta": ..., "results": {name: value}}``."""
+    results: dict[str, float] = {}
+    with one_core() as pinned:
+        results.update(bench_engine(decisions, seed=seed))
+        env_note = "not measured (--no-env)"
+        if with_env and env_available():
+            results.update(bench_env(decisions, seed=seed))
+            env_note = "measured"
+        elif with_env:
+            env_note = "aoi_env.env not importable"
+        results.update(bench_games(players, games, seed=seed))
+        results.update(bench_clone_and_observation(seed=seed))
+        results.update(bench_memory(seed=seed))
+    meta = metadata()
+    meta.update({"affinity": pinned, "env": env_note, "games": games, "decisions": decisions, "seed": seed})
+    return {"meta": meta, "results": results}
+
+
+UNITS = {"per_s": "1/s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions"}
+
+
+def unit(name: str) -> str:
+    return next((u for k, u in UNITS.items() if k in name), "")
+
+
+def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
+    meta = doc["meta"]
+    commit = (meta.get("commit") or "no git")[:12] + (" (dirty)" if meta.get("dirty") else "")
+    lines = [
+        f"aoi-env {meta['package']} @ {commit}; python {meta['python']}, numpy {meta['numpy']}; "
+        f"{meta['affinity']}; env: {meta['env']}"
+    ]
+    old_results = (old or {}).get("results", {})
+    width = max(len(k) for k in doc["results"])
+    header = f"{'metric'.ljust(width)}  {'value':>12}  unit"
+    if old is not None:
+        old_commit = (old.get("meta", {}).get("commit") or "?")[:12]
+        header += f"   {'old':>12}  new/old ({old_commit})"
+    lines += [header, "-" * len(header)]
+    for name, value in doc["results"].items():
+        line = f"{name.ljust(width)}  {value:12.1f}  {unit(name)}"
+        if old is not None:
+            prev = old_results.get(name)
+            if prev:
+                mark = ""
+                if abs(value / prev - 1) >= 0.05 and any(k in name for k in HIGHER_IS_BETTER + LOWER_IS_BETTER):
+                    better = any(k in name for k in HIGHER_IS_BETTER) == (value > prev)
+                    mark = " better" if better else " worse"
+                line = line.ljust(width + 2 + 12 + 2 + 10) + f"   {prev:12.1f}  {value / prev:6.2f}x{mark}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def run_bench(
+    players: Sequence[int] = (2, 3, 4, 5),
+    games: int = 3,
+    decisions: int = 3000,
+    seed: int = 0,
+    json_path: str | os.PathLike[str] | None = None,
+    compare: str | os.PathLike[str] | None = None,
+    with_env: bool = True,
+    out: TextIO | None = None,
+) -> dict[str, Any]:
+    """Measure, print the table (with ratios to ``compare``), write ``json_path``; returns the document."""
+    for p in players:
+        if not 2 <= p <= 5:
+            raise ValueError(f"player counts must be 2..5, got {p}")
+    if games < 1 or decisions < 1:
+        raise ValueError("games and decisions must be at least 1")
+    try:
+        old = json.loads(Path(compare).read_text(encoding="utf-8")) if compare else None
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"cannot read the --compare file {compare}: {err}") from None
+    doc = measure(players, games, decisions, seed, with_env)
+    print(format_table(doc, old), file=out or sys.stdout)
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return doc

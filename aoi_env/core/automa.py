@@ -1,0 +1,717 @@
+"""The official solo Automa as an engine-level opponent (AUTOMA.md; issue 6).
+
+An Automa seat has no resources and never makes a decision: on its turn the engine draws from its
+card deck (§4.3), turns the action card and the support card into a list of steps (§4.4) and
+resolves them with the tie-breakers of §5, choosing hexes by the interpretations of §10 (each is
+documented in docs/automa.md).  Its builds are normal builds for everybody else: humans next to
+them get power offers (R42), its buildings block hexes and count for reach, area scoring and
+science majorities.  It founds no cities and takes no palace tiles, competencies or innovation
+effects (§10 #26, #27, §11).
+
+Per-Automa state lives in ``glob[G_AUTOMA]`` (see ``AUTOMA_LAYOUT``); the deck is an array whose
+index 0 is the top card.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import yaml
+
+from aoi_env.core import pending
+from aoi_env.core.board import _cube
+from aoi_env.core.pending import Kind
+from aoi_env.core.rules import buildings, science
+from aoi_env.core.state import AUTOMA_FIELDS as STATE_AUTOMA_FIELDS
+from aoi_env.data import DATA_DIR, NUM_POSITIONS
+from aoi_env.data.enums import Building, Terrain
+
+if TYPE_CHECKING:
+    from aoi_env.core.engine import Game
+
+DISC_KEYS = ("banking", "law", "engineering", "medicine")
+TERRAIN_KEYS = tuple(t.name.lower() for t in Terrain)[:7]
+NUM_CARDS = 14
+
+# step codes of the AUTOMA_STEP continuation (p0)
+TB, TB_ANYWHERE, UPGRADE, BLOCK, SCHOLAR, ADVANCE, INNOVATION, VP, PM_ADVANCE = range(1, 10)
+STEP_NAMES = {
+    TB: "tb", TB_ANYWHERE: "tb_anywhere", UPGRADE: "upgrade", BLOCK: "block", SCHOLAR: "scholar",
+    ADVANCE: "advance", INNOVATION: "innovation", VP: "vp", PM_ADVANCE: "pm_advance",
+}  # fmt: skip
+FACTION_FLAG = 1  # p4: the step came from the Faction action (§4.4.1: faction tie-breakers)
+
+
+# ------------------------------------------------------------------------------------------------
+# data
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    starter: bool
+    actions: tuple[str, ...]
+    vp: int | str | None  # a number, "DL" or None
+    pass_icon: bool
+    structure: str  # M MR U UR
+    atp: str  # A B
+    direction: str  # RD LU
+    count: int
+    science: str  # SCORE CATCH
+    bonus: int  # 0 left, 1 middle, 2 right
+    setup: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class AutomaData:
+    cards: dict[int, Card]
+    levels: dict[int, dict[str, Any]]
+    round_tiles: dict[str, dict[str, Any]]  # by RULES id (T1..T12)
+    final_tiles: dict[str, dict[str, Any]]  # by RULES id (F1..F4)
+    atp_wheel: tuple[str, ...]
+    atp_offsets: dict[str, tuple[int, ...]]
+    factions: dict[str, dict[str, Any]]
+    faction_names: tuple[str, ...]
+    unsupported: tuple[str, ...]
+    initial_workshops: dict[str, dict[str, dict[str, tuple[int, int]]]]
+
+
+@functools.cache
+def automa_data() -> AutomaData:
+    with open(DATA_DIR / "automa.yaml", encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    cards = {}
+    for n, c in raw["cards"].items():
+        cards[int(n)] = Card(
+            number=int(n),
+            starter=bool(c["starter"]),
+            actions=tuple(c["actions"]),
+            vp=c.get("vp"),
+            pass_icon=bool(c["pass"]),
+            structure=c["structure"],
+            atp=c["atp"],
+            direction=c["dir"],
+            count=int(c["count"]),
+            science=c["science"],
+            bonus=("left", "middle", "right").index(c["bonus"]),
+            setup=tuple(c["setup"]),  # type: ignore[arg-type]
+        )
+    if sorted(cards) != list(range(1, NUM_CARDS + 1)):
+        raise ValueError("automa.yaml: expected cards 1..14")
+    return AutomaData(
+        cards=cards,
+        levels={int(k): v for k, v in raw["levels"].items()},
+        round_tiles=raw["round_tiles"],
+        final_tiles=raw["final_tiles"],
+        atp_wheel=tuple(raw["atp_wheel"]),
+        atp_offsets={k: tuple(v) for k, v in raw["atp_offsets"].items()},
+        factions=raw["factions"],
+        faction_names=tuple(raw["factions"]),
+        unsupported=tuple(raw["unsupported_factions"]),
+        initial_workshops={
+            side: {letter: {t: tuple(rc) for t, rc in row.items()} for letter, row in tab.items()}
+            for side, tab in raw["initial_workshops"].items()
+        },
+    )
+
+
+def parse_spec(spec: str) -> tuple[str, int, str | None]:
+    """``faction:level[:terrain]`` (e.g. ``simpletons:3`` or ``druids:5:lake``) -> parts, validated."""
+    data = automa_data()
+    parts = [p.strip().lower() for p in str(spec).split(":")]
+    if not 2 <= len(parts) <= 3:
+        raise ValueError(f"bad automa spec {spec!r}: expected faction:level[:terrain], e.g. simpletons:3")
+    faction, level_txt = parts[0], parts[1]
+    if faction in data.unsupported:
+        raise ValueError(
+            f"Automa faction {faction!r} is not supported: its faction card is not in any available source "
+            f"(see docs/automa.md); valid: {', '.join(data.faction_names)}"
+        )
+    if faction not in data.factions:
+        raise ValueError(f"unknown Automa faction {faction!r}; valid: {', '.join(data.faction_names)}")
+    if not level_txt.isdigit() or int(level_txt) not in data.levels:
+        raise ValueError(f"Automa level must be 1..5, got {level_txt!r}")
+    terrain = parts[2] if len(parts) == 3 else None
+    if terrain is not None and terrain not in TERRAIN_KEYS:
+        raise ValueError(f"unknown Automa terrain {terrain!r}; valid: {', '.join(TERRAIN_KEYS)}")
+    return faction, int(level_txt), terrain
+
+
+# ------------------------------------------------------------------------------------------------
+# per-Automa state in glob[G_AUTOMA]
+
+
+class _Layout:
+    def __init__(self) -> None:
+        self.size = 0
+
+    def add(self, n: int = 1) -> Any:
+        v: int | slice = self.size if n == 1 else slice(self.size, self.size + n)
+        self.size += n
+        return v
+
+
+_a = _Layout()
+A_SEAT = _a.add()
+A_LEVEL = _a.add()
+A_FACTION = _a.add()  # index into automa_data().faction_names
+A_DECK = _a.add(NUM_CARDS)  # card numbers, index 0 = top
+A_DECK_LEN = _a.add()
+A_RESERVE = _a.add(NUM_CARDS)
+A_RESERVE_LEN = _a.add()
+A_DISCARD = _a.add(NUM_CARDS)  # index 0 = top
+A_DISCARD_LEN = _a.add()
+A_SUPPORT = _a.add()  # support card of the current turn
+A_LAST_OFFER = _a.add()  # most power offered to one human by her last build (Powermongers, §10 #13)
+A_SETUP_CARD = _a.add()  # the card whose setup letters place her initial Workshops (§3.6)
+AUTOMA_FIELDS = _a.size
+MAX_AUTOMA = 2
+assert AUTOMA_FIELDS == STATE_AUTOMA_FIELDS, "update AUTOMA_FIELDS in state.py"
+
+
+def record(g: Game, seat: int) -> np.ndarray:
+    """The writable per-Automa record of ``seat`` (a view into glob)."""
+    from aoi_env.core.state import G_AUTOMA
+
+    block = g.state.glob[G_AUTOMA].reshape(MAX_AUTOMA, AUTOMA_FIELDS)
+    for i in range(MAX_AUTOMA):
+        if block[i, A_SEAT] == seat and block[i, A_LEVEL] > 0:
+            return g.state.glob[G_AUTOMA.start + i * AUTOMA_FIELDS : G_AUTOMA.start + (i + 1) * AUTOMA_FIELDS]
+    raise KeyError(f"seat {seat} is not an Automa")
+
+
+def _pile(rec: np.ndarray, field: slice, length: int) -> list[int]:
+    return [int(x) for x in rec[field][: rec[length]]]
+
+
+def _store(rec: np.ndarray, field: slice, length: int, cards: list[int]) -> None:
+    rec[field] = 0
+    rec[field.start : field.start + len(cards)] = cards
+    rec[length] = len(cards)
+
+
+def faction_of(g: Game, seat: int) -> str:
+    return automa_data().faction_names[int(record(g, seat)[A_FACTION])]
+
+
+def level_of(g: Game, seat: int) -> int:
+    return int(record(g, seat)[A_LEVEL])
+
+
+# ------------------------------------------------------------------------------------------------
+# the deck (§3.5, §4.3, §4.6)
+
+
+def new_deck(level: int, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """(deck, reserve) at the start of the game for a difficulty level (§3.5)."""
+    data = automa_data()
+    lv = data.levels[level]
+    deck = [int(c) for c in rng.permutation([n for n, c in data.cards.items() if c.starter])]
+    reserve = [int(c) for c in rng.permutation([n for n, c in data.cards.items() if not c.starter])]
+    if lv["forced"] is not None:
+        reserve.remove(int(lv["forced"]))
+        deck.append(int(lv["forced"]))
+    for _ in range(int(lv["extra"])):
+        deck.append(reserve.pop(int(rng.integers(len(reserve)))))
+    deck = [deck[int(i)] for i in rng.permutation(len(deck))]
+    reserve = [reserve[int(i)] for i in rng.permutation(len(reserve))]
+    if lv["to_reserve_top"] is not None:
+        card = int(lv["to_reserve_top"])
+        deck.remove(card)
+        reserve.insert(0, card)
+    return deck, reserve
+
+
+def is_pass(deck_after_draw: list[int]) -> bool:
+    """§4.3.2: pass when no action card is left, or <= 2 cards remain and the action card shows the icon."""
+    if not deck_after_draw:
+        return True
+    return len(deck_after_draw) <= 2 and automa_data().cards[deck_after_draw[0]].pass_icon
+
+
+def next_round_deck(deck: list[int], reserve: list[int], discard: list[int], rng: np.random.Generator) -> tuple:
+    """§4.6: deck rest + the reserve's top card join the discard pile, which is shuffled into the deck."""
+    pool = discard + deck
+    if reserve:
+        pool.append(reserve[0])
+        reserve = reserve[1:]
+    return [pool[int(i)] for i in rng.permutation(len(pool))], reserve, []
+
+
+# ------------------------------------------------------------------------------------------------
+# building the step list (§4.4)
+
+
+def dl_vp(level: int, rnd: int) -> int:
+    return int(automa_data().levels[level]["dl_vp"][rnd - 1])
+
+
+def build_steps(action: int, support: int, rnd: int, faction: str, level: int) -> list[tuple[int, int, int]]:
+    """The steps of an Automa turn as (code, value, flags) in order (§4.4)."""
+    data = automa_data()
+    card = data.cards[action]
+    fdata = data.factions[faction]
+    powermonger = "advance_after_build_power" in fdata
+    steps: list[tuple[int, int, int]] = []
+    for printed in card.actions:
+        part: list[tuple[int, int, int]] = []
+        if printed == "faction":
+            for sub in fdata["faction_action"]:
+                if sub == "tb":
+                    part.append((TB, 0, FACTION_FLAG))
+                elif sub == "tb_anywhere":
+                    part.append((TB_ANYWHERE, 0, FACTION_FLAG))
+                elif sub == "advance2":
+                    part.append((ADVANCE, 2, FACTION_FLAG))
+                elif sub == "vp":
+                    part.append((VP, max(dl_vp(level, rnd) + int(fdata.get("vp_modifier", 0)), 0), FACTION_FLAG))
+        elif printed == "tb":
+            part.append((TB, 0, 0))
+        elif printed == "upgrade":
+            part.append((UPGRADE, 0, 0))
+        elif printed == "block":
+            part.append((BLOCK, 0, 0))
+        elif printed == "scholar":
+            part.append((SCHOLAR, 0, 0))
+        elif printed == "advance":
+            part.append((ADVANCE, 1, 0))
+        elif printed == "innovation":
+            if rnd >= 3:  # §4.4.5: only from round 3 on
+                part.append((INNOVATION, 0, 0))
+        elif printed == "vp":
+            vp = dl_vp(level, rnd) if card.vp == "DL" else int(card.vp or 0)
+            part.append((VP, vp, 0))
+        if powermonger:  # §4.4.2: after the first T&B or Upgrade of each printed action
+            for i, (code, _, _) in enumerate(part):
+                if code in (TB, TB_ANYWHERE, UPGRADE):
+                    part.insert(i + 1, (PM_ADVANCE, 1, 0))
+                    break
+        steps.extend(part)
+    return [s for s in steps if not (s[0] == VP and s[1] <= 0)]
+
+
+# ------------------------------------------------------------------------------------------------
+# selection helpers (§5.1, §10)
+
+
+@functools.cache
+def _cube_distance() -> np.ndarray:
+    """Hex-grid distance between every two grid positions (§10 #4: every hex step counts)."""
+    cubes = np.array([_cube(p) for p in range(NUM_POSITIONS)])
+    diff = np.abs(cubes[:, None, :] - cubes[None, :, :])
+    return diff.max(axis=2).astype(np.int16)
+
+
+def directional(options: list[int], direction: str, count: int) -> int:
+    """§5.1 / §10 #1: RD = reading order, LU = its reverse; take the n-th, wrapping around."""
+    order = sorted(options) if direction == "RD" else sorted(options, reverse=True)
+    return order[(count - 1) % len(order)]
+
+
+def atp_rank(terrain_key: str, side: str) -> dict[int, int]:
+    """Rank (0 = best) of every terrain on the ATP card of ``terrain_key`` (§2.1)."""
+    data = automa_data()
+    wheel = data.atp_wheel
+    i = wheel.index(terrain_key)
+    order = [wheel[(i + o) % 7] for o in data.atp_offsets[side]]
+    return {TERRAIN_KEYS.index(t): r for r, t in enumerate(order)}
+
+
+def _keep_min(options: list[int], score: dict[int, int] | Any) -> list[int]:
+    values = [score(p) for p in options]
+    best = min(values)
+    return [p for p, v in zip(options, values, strict=True) if v == best]
+
+
+def humans(g: Game) -> list[int]:
+    return [s for s in range(g.seats) if g.is_player(s)]
+
+
+def human_mask(g: Game) -> np.ndarray:
+    h = g.state.hexes
+    from aoi_env.core.state import H_BUILDING, H_OWNER
+
+    owners = h[:, H_OWNER]
+    mask = np.zeros(NUM_POSITIONS, dtype=bool)
+    for s in humans(g):
+        mask |= owners == s
+    return mask & (h[:, H_BUILDING] > 0)
+
+
+def power_to_humans(g: Game, pos: int) -> int:
+    """§5.1 "power you would gain": power values of human buildings adjacent to ``pos`` (§10 #12)."""
+    values = buildings.power_values(g)
+    return int(values[g.adjacency()[pos] & human_mask(g)].sum())
+
+
+def closest_to_humans(g: Game, options: list[int]) -> list[int]:
+    targets = np.flatnonzero(human_mask(g))
+    if len(targets) == 0:
+        return options
+    dist = _cube_distance()
+    return _keep_min(options, lambda p: int(dist[p, targets].min()))
+
+
+def _her_buildings(g: Game, seat: int, marked: bool | None) -> np.ndarray:
+    from aoi_env.core.state import H_BUILDING, H_MARK, H_OWNER
+
+    h = g.state.hexes
+    mask = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)
+    if marked is True:
+        mask &= h[:, H_MARK] == 1
+    elif marked is False:
+        mask &= h[:, H_MARK] == 0
+    return mask
+
+
+def _ship(g: Game, seat: int) -> int:
+    rnd = min(max(int(g.state.glob[_g_round()]), 1), 6)
+    return int(automa_data().levels[level_of(g, seat)]["ship"][rnd - 1])
+
+
+def _g_round() -> int:
+    from aoi_env.core.state import G_ROUND
+
+    return G_ROUND
+
+
+def _no_bridges() -> np.ndarray:
+    return np.zeros((0, 2), dtype=np.intp)
+
+
+def valid_hexes(g: Game, seat: int, structure: str) -> list[int]:
+    """§5.1 structure selection: empty land in Reach of her (un)marked buildings, then Bring together."""
+    from aoi_env.core.rules.terrain import empty_land
+
+    marked = _her_buildings(g, seat, True)
+    unmarked = _her_buildings(g, seat, False)
+    base = marked if structure.startswith("M") else unmarked
+    ship = _ship(g, seat)
+    area = g.geo.reach_from(base, ship, _no_bridges()) & empty_land(g)
+    options = [int(p) for p in np.flatnonzero(area)]
+    if structure.endswith("R") and options and marked.any() and unmarked.any():
+        linked = (g.geo.reach[min(ship, g.geo.reach.shape[0] - 1)][marked][:, unmarked]).any()
+        if not linked:  # Bring together (§10 #5)
+            dist = _cube_distance()
+            m, u = np.flatnonzero(marked), np.flatnonzero(unmarked)
+            d0 = int(dist[np.ix_(m, u)].min())
+            other = u if structure == "MR" else m
+            closer = [p for p in options if int(dist[p, other].min()) < d0]
+            if closer:
+                options = closer
+    return options
+
+
+def choose_tb_hex(g: Game, seat: int, support: Card, faction_step: bool, anywhere: bool) -> int | None:
+    """§5.2 steps 2-3 with the fallbacks of §10 #7; None = nothing to build on."""
+    from aoi_env.core.rules.terrain import empty_land
+
+    if anywhere:
+        options = [int(p) for p in np.flatnonzero(empty_land(g))]
+    else:
+        options = valid_hexes(g, seat, support.structure)
+        if not options:  # §10 #7: widen to the Reach of all her buildings, then anywhere
+            area = g.geo.reach_from(_her_buildings(g, seat, None), _ship(g, seat), _no_bridges()) & empty_land(g)
+            options = [int(p) for p in np.flatnonzero(area)] or [int(p) for p in np.flatnonzero(empty_land(g))]
+    if not options:
+        return None
+    faction = faction_of(g, seat)
+    order = automa_data().factions[faction].get("tie_breakers") if faction_step else None
+    order = order or ["atp", "closest", "direction"]
+    from aoi_env.core.state import H_TERRAIN
+
+    terrain = g.state.hexes[:, H_TERRAIN]
+    for rule in order:
+        if len(options) == 1:
+            break
+        if rule == "atp":
+            from aoi_env.core.state import P_BOARD
+
+            rank = atp_rank(TERRAIN_KEYS[int(g.state.players[seat, P_BOARD])], support.atp)
+            options = _keep_min(options, lambda p, rank=rank: rank[int(terrain[p])])
+        elif rule == "human_atp":  # Kuddlers, Mimics: the humans' ATP cards (§10 #23: best rank)
+            from aoi_env.core.state import P_BOARD
+
+            ranks = [atp_rank(TERRAIN_KEYS[int(g.state.players[h, P_BOARD])], support.atp) for h in humans(g)]
+            options = _keep_min(options, lambda p, ranks=ranks: min(r[int(terrain[p])] for r in ranks))
+        elif rule == "closest":
+            options = closest_to_humans(g, options)
+        elif rule == "most_power":
+            options = _keep_min(options, lambda p: -power_to_humans(g, p))
+    return directional(options, support.direction, support.count)
+
+
+# ------------------------------------------------------------------------------------------------
+# resolving the steps (§5)
+
+
+def _build_done(g: Game, seat: int, pos: int, btype: int) -> None:
+    """Offers to the humans as for any build (R42); remember the largest for Powermongers."""
+    record(g, seat)[A_LAST_OFFER] = max((v for _, v in buildings.offers(g, seat, pos)), default=0)
+    buildings.after_build(g, seat, pos, btype)
+
+
+def resolve_tb(g: Game, seat: int, support: Card, faction_step: bool, anywhere: bool) -> None:
+    from aoi_env.core.state import H_MARK, H_TERRAIN, P_BOARD
+
+    if buildings.pieces_left(g, seat, Building.WORKSHOP) <= 0:
+        resolve_upgrade(g, seat, support)  # §5.2.1
+        return
+    pos = choose_tb_hex(g, seat, support, faction_step, anywhere)
+    if pos is None:
+        resolve_upgrade(g, seat, support)  # §10 #7
+        return
+    g.state.hexes[pos, H_TERRAIN] = g.state.players[seat, P_BOARD]  # free, no spades (§1)
+    buildings.place(g, seat, pos, Building.WORKSHOP)
+    if support.structure.startswith("M"):
+        g.state.hexes[pos, H_MARK] = 1
+    _build_done(g, seat, pos, Building.WORKSHOP)
+
+
+_UPGRADE_TO = {Building.WORKSHOP: (Building.GUILD,), Building.GUILD: (Building.PALACE, Building.SCHOOL),
+               Building.SCHOOL: (Building.UNIVERSITY,)}  # fmt: skip
+
+
+def _target(g: Game, seat: int, btype: int) -> int | None:
+    """§5.3.4 / §10 #11: the highest power value building it can legally become."""
+    for new in _UPGRADE_TO.get(Building(btype), ()):
+        if buildings.pieces_left(g, seat, new) > 0:
+            return int(new)
+    return None
+
+
+def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
+    from aoi_env.core.state import H_BUILDING
+
+    h = g.state.hexes
+    mine = [int(p) for p in np.flatnonzero(_her_buildings(g, seat, None))]
+    upgradable = [p for p in mine if _target(g, seat, int(h[p, H_BUILDING])) is not None]
+    candidates: list[int] = []
+    if buildings.pieces_left(g, seat, Building.GUILD) > 0:  # §10 #10 (German text)
+        near = g.adjacency()[:, human_mask(g)].any(axis=1)
+        candidates = [p for p in upgradable if h[p, H_BUILDING] == Building.WORKSHOP and near[p]]
+    if not candidates:
+        candidates = upgradable
+    if not candidates:
+        return  # §10 #9: nothing to upgrade
+    candidates = _keep_min(candidates, lambda p: power_to_humans(g, p))
+    pos = directional(candidates, support.direction, support.count)
+    new = _target(g, seat, int(h[pos, H_BUILDING]))
+    assert new is not None
+    buildings.replace(g, seat, pos, new)
+    _build_done(g, seat, pos, new)
+
+
+def resolve_block(g: Game, seat: int, support: Card) -> None:
+    """§5.4: an X token on one uncovered spell and one uncovered book action."""
+    from aoi_env.core.state import G_BOOKS_USED, G_SPELLS_USED
+
+    glob = g.state.glob
+    spells = [i for i in range(6) if not glob[G_SPELLS_USED.start + i]]
+    if spells:
+        glob[G_SPELLS_USED.start + directional(spells, support.direction, support.count)] = 1
+    books = [i for i in range(3) if not glob[G_BOOKS_USED.start + i]]
+    if books:
+        glob[G_BOOKS_USED.start + directional(books, support.direction, support.count)] = 1
+
+
+def can_advance(g: Game, seat: int, d: int) -> bool:
+    """§10 #14: not at 12, not at 11 with 12 taken, not at 7 without a key (she has none)."""
+    from aoi_env.core.state import P_SCIENCE
+
+    level = int(g.state.players[seat, P_SCIENCE.start + d])
+    if level >= science.MAX_LEVEL:
+        return False
+    if level == science.KEY_LEVEL - 1 and science.keys_available(g.state.players[seat]) <= 0:
+        return False
+    return not (level == science.MAX_LEVEL - 1 and science.top_taken(g, seat, d))
+
+
+def catch_up(g: Game, seat: int, support: Card) -> int | None:
+    """§5.1 catch-up: at 0, then closest to the highest human marker, then directional (B, L, E, M)."""
+    from aoi_env.core.state import P_SCIENCE
+
+    options = [d for d in range(4) if can_advance(g, seat, d)]
+    if not options:
+        return None
+    levels = g.state.players[seat, P_SCIENCE]
+    zero = [d for d in options if levels[d] == 0]
+    if zero:
+        options = zero
+    hs = humans(g)
+    if len(options) > 1 and hs:
+        top = g.state.players[hs][:, P_SCIENCE].max(axis=0)
+        options = _keep_min(options, lambda d: abs(int(levels[d]) - int(top[d])))
+    return directional(options, support.direction, support.count)
+
+
+def scoring_discipline(g: Game) -> int:
+    """The discipline of the Automa icon on the current round tile (round 6: the final tile)."""
+    from aoi_env.core.state import G_FINAL_TILE, G_ROUND, G_ROUND_TILES
+
+    data = automa_data()
+    rnd = int(g.state.glob[G_ROUND])
+    if rnd >= 6:
+        key = g.data.final_tile_ids[int(g.state.glob[G_FINAL_TILE])]
+        return DISC_KEYS.index(data.final_tiles[key]["discipline"])
+    key = g.data.round_tile_ids[int(g.state.glob[G_ROUND_TILES][rnd - 1])]
+    return DISC_KEYS.index(data.round_tiles[key]["discipline"])
+
+
+def resolve_scholar(g: Game, seat: int, support: Card) -> None:
+    """§5.5: scholar on the highest free space of the chosen discipline, else 1 level."""
+    from aoi_env.core.state import G_SCHOLAR_SPACES, P_SCHOLAR_SUPPLY
+
+    d: int | None = None
+    if support.science == "SCORE":
+        d = scoring_discipline(g)
+        if not can_advance(g, seat, d):
+            d = None
+    if d is None:
+        d = catch_up(g, seat, support)
+    if d is None:
+        return
+    p = g.state.players[seat]
+    spaces = g.state.glob[G_SCHOLAR_SPACES]
+    free = [i for i in range(d * 4, d * 4 + 4) if spaces[i] == -1]
+    if p[P_SCHOLAR_SUPPLY] > 0 and free:
+        space = free[0]  # the "3" space is first
+        spaces[space] = seat
+        p[P_SCHOLAR_SUPPLY] -= 1
+        science.advance(g, seat, d, g.data.raw["science"]["scholar_spaces"][space % 4])
+    else:
+        science.advance(g, seat, d, 1)
+
+
+def resolve_innovation(g: Game, seat: int, support: Card) -> None:
+    """§5.7: with fewer than 3, take a display tile by directional selection; no effect (§11)."""
+    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
+
+    p = g.state.players[seat]
+    taken = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
+    if taken >= 3:
+        return
+    glob = g.state.glob
+    spaces = [i for i, t in enumerate(glob[G_INNOV_SPACES]) if t >= 0 and glob[G_INNOV_OWNER.start + int(t)] == -1]
+    if not spaces:
+        return
+    space = directional(spaces, support.direction, support.count)
+    tile = int(glob[G_INNOV_SPACES.start + space])
+    glob[G_INNOV_OWNER.start + tile] = seat
+    p[P_INNOVATIONS.start + taken] = tile
+
+
+def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_no: int) -> None:
+    from aoi_env.core.state import P_VP
+
+    support = automa_data().cards[support_no]
+    faction_step = bool(flags & FACTION_FLAG)
+    if code in (TB, TB_ANYWHERE, UPGRADE):
+        record(g, seat)[A_LAST_OFFER] = 0  # set again by the build, if any (Powermongers)
+    if code in (TB, TB_ANYWHERE):
+        resolve_tb(g, seat, support, faction_step, anywhere=code == TB_ANYWHERE)
+    elif code == UPGRADE:
+        resolve_upgrade(g, seat, support)
+    elif code == BLOCK:
+        resolve_block(g, seat, support)
+    elif code == SCHOLAR:
+        resolve_scholar(g, seat, support)
+    elif code in (ADVANCE, PM_ADVANCE):
+        if code == PM_ADVANCE:
+            need = automa_data().factions[faction_of(g, seat)]["advance_after_build_power"]
+            if record(g, seat)[A_LAST_OFFER] < need:
+                return
+        d = catch_up(g, seat, support)
+        if d is not None:
+            science.advance(g, seat, d, value)
+    elif code == INNOVATION:
+        resolve_innovation(g, seat, support)
+    elif code == VP:
+        g.state.players[seat, P_VP] += value
+
+
+# ------------------------------------------------------------------------------------------------
+# a turn, passing, a new round
+
+
+def take_turn(g: Game, seat: int) -> None:
+    """§4.3: draw, check for passing, then queue the steps (offers may interleave)."""
+    from aoi_env.core.state import G_ROUND
+
+    rec = record(g, seat)
+    deck = _pile(rec, A_DECK, A_DECK_LEN)
+    discard = _pile(rec, A_DISCARD, A_DISCARD_LEN)
+    if not deck:
+        automa_pass(g, seat, int(rec[A_SUPPORT]) or 1)
+        return
+    support = deck.pop(0)
+    discard.insert(0, support)
+    _store(rec, A_DECK, A_DECK_LEN, deck)
+    _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
+    rec[A_SUPPORT] = support
+    if is_pass(deck):
+        automa_pass(g, seat, support)
+        return
+    steps = build_steps(deck[0], support, int(g.state.glob[G_ROUND]), faction_of(g, seat), level_of(g, seat))
+    for code, value, flags in reversed(steps):
+        pending.push(g.state, Kind.AUTOMA_STEP, seat, code, value, flags, support)
+
+
+def pass_vp(g: Game) -> int:
+    """§2.4: the Automa VP of the round tile (round 6: the final tile), rounds 1-3 / 4-6 side."""
+    from aoi_env.core.state import G_FINAL_TILE, G_ROUND, G_ROUND_TILES
+
+    data = automa_data()
+    rnd = int(g.state.glob[G_ROUND])
+    if rnd >= 6:
+        return int(data.final_tiles[g.data.final_tile_ids[int(g.state.glob[G_FINAL_TILE])]]["vp"])
+    key = g.data.round_tile_ids[int(g.state.glob[G_ROUND_TILES][rnd - 1])]
+    return int(data.round_tiles[key]["vp"][0 if rnd <= 3 else 1])
+
+
+def automa_pass(g: Game, seat: int, support_no: int) -> None:
+    """§4.5: pass VP (twice for Racelings passing first), a bonus tile by the support card."""
+    from aoi_env.core.decisions import take_bonus
+    from aoi_env.core.state import G_BONUS_ROW, G_NEXT_COUNT, G_NEXT_ORDER, G_ROUND, P_PASSED, P_VP
+
+    s = g.state
+    p = s.players[seat]
+    first = int(s.glob[G_NEXT_COUNT]) == 0
+    vp = pass_vp(g)
+    if first and automa_data().factions[faction_of(g, seat)].get("double_pass_vp_if_first"):
+        vp *= 2
+    p[P_VP] += vp
+    p[P_PASSED] = 1
+    n = int(s.glob[G_NEXT_COUNT])
+    s.glob[G_NEXT_ORDER.start + n] = seat
+    s.glob[G_NEXT_COUNT] = n + 1
+    if s.glob[G_ROUND] < 6:  # §10 #30: no tile in round 6
+        row = [int(t) for t in s.glob[G_BONUS_ROW] if t >= 0]
+        if row:
+            slot = min(automa_data().cards[support_no].bonus, len(row) - 1)
+            take_bonus(g, seat, row[slot], keep_coins=False)
+
+
+def start_round(g: Game, seat: int, rnd: int) -> None:
+    """Ship level for the round (used as her sailing) and, from round 2 on, the new deck (§4.6)."""
+    from aoi_env.core.state import P_SAILING
+
+    rec = record(g, seat)
+    g.state.players[seat, P_SAILING] = automa_data().levels[level_of(g, seat)]["ship"][rnd - 1]
+    if rnd >= 2:
+        deck, reserve, discard = next_round_deck(
+            _pile(rec, A_DECK, A_DECK_LEN), _pile(rec, A_RESERVE, A_RESERVE_LEN), _pile(rec, A_DISCARD, A_DISCARD_LEN),
+            g.rng(),
+        )  # fmt: skip
+        _store(rec, A_DECK, A_DECK_LEN, deck)
+        _store(rec, A_RESERVE, A_RESERVE_LEN, reserve)
+        _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
+
+
+def end_game_vp(g: Game, seat: int) -> int:
+    """§8.3: Wanderers score 2 VP per own building."""
+    per = automa_data().factions[faction_of(g, seat)].get("end_vp_per_building", 0)
+    return int(per * np.count_nonzero(_her_buildings(g, seat, None)))

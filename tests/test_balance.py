@@ -1,0 +1,119 @@
+"""``aoi balance`` (issue 8 item 3): even dealing of factions and boards, group statistics with
+Holm-corrected outlier flags, and the command's report on a tiny run."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aoi_env.cli import main
+from aoi_env.core.config import FACTION_NAMES, GameConfig
+from train.balance import BalanceConfig, _Deck, analyse, group_table, schedule
+
+
+def test_deck_deals_every_faction_equally_often_without_repeats_in_a_game():
+    """12 factions dealt 4 per game for 9 games = 36 cards: each faction exactly 3 times."""
+    deck = _Deck(FACTION_NAMES, np.random.default_rng(0))
+    hands = [deck.deal(4) for _ in range(9)]
+    assert all(len(set(h)) == 4 for h in hands)
+    assert set(Counter(f for h in hands for f in h).values()) == {3}  # 36 / 12 = 3
+
+
+def test_r5_schedule_fixes_factions_and_boards_per_seat_for_each_player_count():
+    """R5: 2-5 players; balanced mode fixes factions= and boards= in every game string, and the
+    player counts alternate (2, 3, 2, 3, ...)."""
+    tasks = schedule(BalanceConfig(players=[2, 3], games=3, agents=["random", "heuristic"]))
+    configs = [GameConfig.parse(t.game) for t in tasks]
+    assert [c.players for c in configs] == [2, 3, 2, 3, 2, 3]
+    assert all(len(c.factions) == len(c.boards) == c.players for c in configs)
+    assert tasks[1].agents == ["random", "heuristic", "random"]  # seat s plays agents[s % 2]
+    assert len({t.seed for t in tasks}) == 6
+
+
+def test_distribution_mode_leaves_the_setup_to_the_game():
+    tasks = schedule(BalanceConfig(players=[4], games=2, mode="distribution", game="aoi(distribution=draft)"))
+    assert [t.game for t in tasks] == ["aoi(players=4,distribution=draft)"] * 2
+
+
+def rows_for(faction: str, n: int, wins: int, players: int = 2, vp: int = 60, share: float = 0.5) -> list[dict]:
+    return [
+        {
+            "faction": faction,
+            "terrain": "lake",
+            "seat": i % players,
+            "players": players,
+            "fair": 1 / players,
+            "win": 1.0 if i < wins else 0.0,
+            "vp": vp + (i % 3),
+            "share": share + 0.01 * (i % 3 - 1),
+        }  # fmt: skip
+        for i in range(n)
+    ]
+
+
+def test_group_win_rate_test_against_the_fair_rate():
+    """8 wins in 10 two-player seatings: fair 1/2, z = (8 - 5) / sqrt(10 * 1/4) = 1.897,
+    two-sided p = erfc(1.897 / sqrt 2) = 0.0578 (one group: Holm leaves it unchanged)."""
+    (row,) = group_table(rows_for("monks", 10, 8), ["faction"], alpha=0.05, min_games=5)
+    assert row["win_rate"] == 0.8 and row["fair"] == 0.5
+    assert row["p_win"] == pytest.approx(0.0578, abs=1e-4)
+    assert row["p_win_holm"] == row["p_win"]
+    assert row["win_excess"] == pytest.approx(0.3)  # 0.8 - 0.5
+    assert "win+" not in row["flags"]  # 0.058 > 0.05
+
+
+def test_outliers_are_flagged_after_holm_correction_and_small_groups_are_not_tested():
+    """A faction winning 40 of 50 two-player seatings is flagged (z = 15 / 3.54 = 4.24); one
+    winning 25 of 50 is not; a group below min_games gets no test at all."""
+    rows = rows_for("monks", 50, 40, share=0.6) + rows_for("omar", 50, 25) + rows_for("lizards", 4, 4)
+    table = {r["group"]: r for r in group_table(rows, ["faction"], alpha=0.05, min_games=10)}
+    assert table["monks"]["flags"] == ["win+", "share+"]
+    assert table["omar"]["flags"] == []
+    assert math.isnan(table["lizards"]["p_win_holm"]) and table["lizards"]["flags"] == []
+    # Holm over the 2 tested groups: the smallest p is doubled
+    assert table["monks"]["p_win_holm"] == pytest.approx(2 * table["monks"]["p_win"])
+
+
+def test_analyse_builds_every_table():
+    tables = analyse(rows_for("monks", 6, 3), alpha=0.05, min_games=2)
+    assert sorted(tables) == ["faction", "faction_terrain", "players", "seat", "terrain"]
+    assert tables["faction_terrain"][0]["group"] == "monks x lake"
+    assert [r["group"] for r in tables["seat"]] == ["0", "1"]
+
+
+def test_cli_balance_writes_report_plots_and_json(tmp_path: Path, capsys):
+    out = tmp_path / "bal"
+    code = main(["balance", "--agents", "random", "--players", "2", "3", "--games", "2", "--workers", "1",
+                 "--out", str(out), "--html", "--no-progress", "--min-games", "1"])  # fmt: skip
+    assert code == 0
+    assert "4 games (10 seatings)" in capsys.readouterr().out  # 2 games x (2 + 3) seats
+    for name in ("report.md", "report.html", "balance.json", "seatings.csv", "balance_faction_winrate.png",
+                 "balance_terrain_winrate.png", "balance_faction_terrain_heatmap.png"):  # fmt: skip
+        assert (out / name).stat().st_size > 0, name
+    assert (out / "balance_faction_winrate.png").read_bytes()[:4] == b"\x89PNG"
+    doc = json.loads((out / "balance.json").read_text())
+    assert sum(r["n"] for r in doc["tables"]["faction"]) == 10
+    # one win (or its shares) per game
+    assert sum(r["wins"] for r in doc["tables"]["faction"]) == pytest.approx(4)
+    report = (out / "report.md").read_text()
+    assert "Holm-Bonferroni" in report and "![balance_faction_winrate.png](balance_faction_winrate.png)" in report
+
+
+def test_cli_balance_distribution_mode_reads_factions_from_the_game(tmp_path: Path, capsys):
+    out = tmp_path / "bal"
+    assert main(["balance", "--players", "3", "--games", "1", "--mode", "distribution", "--workers", "1",
+                 "--out", str(out), "--no-progress", "--no-plots"]) == 0  # fmt: skip
+    assert not list(out.glob("*.png"))
+    seatings = (out / "seatings.csv").read_text().splitlines()
+    factions = [line.split(",")[5] for line in seatings[1:]]
+    assert len(factions) == 3 and all(f in FACTION_NAMES for f in factions)
+
+
+def test_cli_balance_bad_player_count_exits_2(tmp_path: Path, capsys):
+    assert main(["balance", "--players", "6", "--out", str(tmp_path)]) == 2
+    assert "player counts must be 2..5" in capsys.readouterr().err

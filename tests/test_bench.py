@@ -1,0 +1,88 @@
+"""``aoi bench`` (issue 8 item 4) on tiny sizes, and the import hygiene of the tool commands."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from aoi_env.bench import format_table, one_core, run_bench
+from aoi_env.cli import main
+
+METRICS = ("engine_decisions_per_s", "games_per_s_2p", "decisions_per_game_2p", "clone_us", "action_mask_us",
+           "state_bytes", "tracemalloc_peak_kib")  # fmt: skip
+
+
+def test_bench_measures_everything_and_writes_comparable_json(tmp_path: Path, capsys):
+    path = tmp_path / "bench.json"
+    code = main(["bench", "--players", "2", "--games", "1", "--decisions", "60", "--json", str(path)])
+    assert code == 0
+    doc = json.loads(path.read_text())
+    for name in METRICS:
+        assert doc["results"][name] > 0, name
+    assert "env_decisions_per_s" in doc["results"]  # the PettingZoo layer is importable here
+    assert "observation_us" in doc["results"]
+    meta = doc["meta"]
+    assert {"commit", "dirty", "python", "numpy", "platform", "affinity"} <= set(meta)
+    assert meta["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert "engine_decisions_per_s" in capsys.readouterr().out
+
+
+def test_bench_compare_prints_new_over_old_ratios(tmp_path: Path):
+    doc = {"meta": {"package": "0", "commit": "abc", "python": "3", "numpy": "2", "affinity": "-", "env": "-"},
+           "results": {"engine_decisions_per_s": 200.0, "clone_us": 10.0, "state_bytes": 100.0}}  # fmt: skip
+    old = {"meta": {"commit": "0123456789abcdef"},
+           "results": {"engine_decisions_per_s": 100.0, "clone_us": 20.0, "state_bytes": 100.0}}  # fmt: skip
+    text = format_table(doc, old)
+    lines = {line.split()[0]: line for line in text.splitlines()[3:]}
+    assert lines["engine_decisions_per_s"].endswith("2.00x better")  # 200 / 100, higher is better
+    assert lines["clone_us"].endswith("0.50x better")  # 10 / 20 µs, lower is better
+    assert lines["state_bytes"].endswith("1.00x")  # a size: no verdict
+    assert "new/old (0123456789ab)" in text
+
+
+def test_bench_runs_on_one_core_and_restores_the_affinity():
+    if not hasattr(os, "sched_getaffinity"):
+        with one_core() as note:
+            assert note.startswith("not pinned")
+        return
+    before = os.sched_getaffinity(0)
+    with one_core() as note:
+        assert len(os.sched_getaffinity(0)) == 1 and note.startswith("pinned to cpu")
+    assert os.sched_getaffinity(0) == before
+
+
+def test_bench_without_env():
+    doc = run_bench(players=[3], games=1, decisions=30, with_env=False, out=io.StringIO())
+    assert "env_decisions_per_s" not in doc["results"]
+    assert doc["meta"]["env"] == "not measured (--no-env)"
+
+
+def test_cli_bench_bad_player_count_exits_2(capsys):
+    assert main(["bench", "--players", "7"]) == 2
+    assert "player counts must be 2..5" in capsys.readouterr().err
+
+
+LAZY = [  # (module, top-level packages it must not pull in), imported in this order in one process
+    ("aoi_env.cli", ("train", "matplotlib", "openskill", "tqdm", "torch", "aoi_env.bench")),
+    ("aoi_env.bench", ("torch", "matplotlib")),
+    ("train.replay", ("torch", "matplotlib")),
+    ("train.tournament", ("torch", "matplotlib")),
+    ("train.balance", ("torch", "matplotlib")),
+]
+
+
+def test_tool_imports_stay_lazy():
+    """`aoi --version` stays fast: the CLI imports no tool module; no tool imports torch, and
+    matplotlib is only imported when plots are written.  (Imports accumulate in one process, so
+    each check also covers the modules imported before it.)"""
+    code = "import sys, importlib\n" + "".join(
+        f"importlib.import_module({module!r})\n"
+        f"print({module!r}, sorted(m for m in sys.modules if m.split('.')[0] in {bad!r} or m in {bad!r}))\n"
+        for module, bad in LAZY
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [f"{module} []" for module, _ in LAZY]

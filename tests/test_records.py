@@ -1,0 +1,197 @@
+"""Game records and ``aoi replay`` (issue 8 item 1): play -> save -> load -> replay reproduces the
+game exactly, and a record that does not reproduce fails naming the move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents import make_agent
+from aoi_env.cli import main
+from aoi_env.core.moves import ACTION_SCHEMA_VERSION
+from aoi_env.core.state import G_DECISIONS, STATE_SCHEMA_VERSION
+from train.records import (
+    ENV_ID,
+    GameRecord,
+    ReplayError,
+    load,
+    play,
+    play_record,
+    ranks_from_scores,
+    replay,
+    save,
+)
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[GameRecord, bytes, int]:
+    """One 3-player random game: its record, final state bytes and engine decision count."""
+    rec, game = play("aoi(players=3)", ["random", "random", "random"], seed=11)
+    return rec, game.state.to_bytes(), int(game.state.glob[G_DECISIONS])
+
+
+def test_record_round_trip_reproduces_scores_and_state_bytes(played, tmp_path: Path):
+    """play -> save -> load -> replay (notation strings through Game.apply_move) gives the same
+    final scores and byte-identical final state."""
+    rec, state_bytes, _ = played
+    path = save(rec, tmp_path / "game.json")
+    loaded = load(path)
+    assert loaded == rec
+    game = replay(loaded)
+    assert [int(v) for v in game.scores()] == rec.scores
+    assert game.state.to_bytes() == state_bytes
+
+
+def test_record_holds_versions_seats_and_one_move_per_agent_decision(played):
+    """The record names the env, the schema versions, the game string and seed; moves, action ids
+    and deciding seats line up; forced decisions the engine applied itself are not in it."""
+    rec, _, engine_decisions = played
+    assert rec.env_id == ENV_ID == "aoi/age_of_innovation-v0"
+    assert rec.versions["action_schema"] == ACTION_SCHEMA_VERSION
+    assert rec.versions["state_schema"] == STATE_SCHEMA_VERSION
+    assert rec.game == "aoi(players=3)" and rec.seed == 11
+    assert rec.agents == ["random", "random", "random"] and len(rec.agent_seeds) == 3
+    assert len(rec.moves) == len(rec.actions) == len(rec.move_seats) > 0
+    assert set(rec.move_seats) == {0, 1, 2}
+    # skip_forced=true (default): the engine applied the single-move decisions, so the engine's
+    # counter is larger than the number of recorded agent decisions
+    assert engine_decisions > len(rec.moves)
+    assert len(rec.factions) == len(rec.boards) == 3 and "-" not in rec.factions + rec.boards
+
+
+def test_record_without_skip_forced_has_every_decision():
+    """With skip_forced=false every decision is the agents' (none applied by the engine)."""
+    rec, game = play("aoi(players=2,skip_forced=false)", ["random", "random"], seed=3)
+    assert len(rec.moves) == int(game.state.glob[G_DECISIONS])
+    assert [int(v) for v in replay(rec).scores()] == rec.scores
+
+
+def test_r82_r85_record_breakdown_adds_up_to_the_final_vp(played):
+    """R82-R85: final scoring adds area + science + resources VP (+ an Automa's faction bonus); the
+    record keeps the parts, and VP before final scoring + the parts = the final VP for every seat."""
+    rec, _, _ = played
+    b = rec.breakdown
+    for seat in range(3):
+        total = b["before_final"][seat] + b["area"][seat] + b["science"][seat] + b["resources"][seat]
+        assert b["faction"][seat] == 0  # no Automa at this table
+        assert total == rec.scores[seat]
+    assert sorted(b) == ["area", "area_size", "before_final", "faction", "resources", "science"]
+
+
+def test_record_of_an_automa_game_has_agents_for_the_player_seats_only():
+    """AUTOMA.md §3.1: Automa seats come after the players and never decide; the record has one
+    agent per player seat, a score per seat, and replays."""
+    rec = play_record("aoi(players=1,automa=simpletons:3)", ["random"], seed=2)
+    assert rec.agents == ["random"] and set(rec.move_seats) == {0}
+    assert len(rec.scores) == 2 and rec.factions[1] == "automa:simpletons"
+    assert [int(v) for v in replay(rec).scores()] == rec.scores
+
+
+def test_record_accepts_agent_objects_and_records_their_names():
+    rec = play_record("aoi(players=2)", [make_agent("random", seed=1), "random"], seed=5)
+    assert rec.agents == ["random", "random"]
+    assert rec.agent_seeds[1] is not None
+
+
+def test_ranks_from_scores_share_the_better_rank():
+    # 80 is alone on top (rank 1); the two 70s share rank 2
+    assert ranks_from_scores([70, 80, 70]) == [2, 1, 2]
+
+
+def test_replay_of_a_changed_move_names_the_move_number(played):
+    """A different legal move at move 5 is caught at move 5 (its action id is not the recorded one)."""
+    rec, _, _ = played
+    bad = GameRecord.from_dict(json.loads(json.dumps(rec.to_dict())))
+    probe = replay_prefix(bad, 4)
+    other = next(m for m in probe.legal_moves() if m != bad.moves[4])
+    bad.moves[4] = other
+    with pytest.raises(ReplayError, match=rf"move 5 of {len(rec.moves)} \('{other}'\)"):
+        replay(bad)
+
+
+def test_replay_of_an_illegal_move_names_the_move(played):
+    rec, _, _ = played
+    bad = GameRecord.from_dict(rec.to_dict() | {"moves": [*rec.moves[:6], "fly to the moon", *rec.moves[7:]]})
+    with pytest.raises(ReplayError, match=r"move 7 of \d+ \('fly to the moon'\).*cannot parse"):
+        replay(bad)
+
+
+def test_replay_with_other_final_scores_fails(played):
+    rec, _, _ = played
+    bad = GameRecord.from_dict(rec.to_dict() | {"scores": [rec.scores[0] + 1, *rec.scores[1:]]})
+    with pytest.raises(ReplayError, match="final scores differ"):
+        replay(bad)
+
+
+def test_replay_of_a_truncated_record_fails(played):
+    rec, _, _ = played
+    bad = GameRecord.from_dict(rec.to_dict() | {"moves": rec.moves[:-1], "actions": rec.actions[:-1]})
+    with pytest.raises(ReplayError, match="not over"):
+        replay(bad)
+
+
+def test_load_rejects_a_file_that_is_not_a_record(tmp_path: Path):
+    path = tmp_path / "x.json"
+    path.write_text('{"hello": 1}')
+    with pytest.raises(ValueError, match="not a game record"):
+        load(path)
+    with pytest.raises(ValueError, match="cannot read"):
+        load(tmp_path / "missing.json")
+
+
+def replay_prefix(rec: GameRecord, n: int):
+    """The game after the first ``n`` recorded moves."""
+    from aoi_env.core.engine import Game
+
+    g = Game(rec.game, seed=rec.seed)
+    for move in rec.moves[:n]:
+        g.apply_move(move)
+    return g
+
+
+# -- aoi replay ---------------------------------------------------------------------------------
+
+
+def test_cli_replay_prints_a_frame_per_move(played, tmp_path: Path, capsys):
+    rec, _, _ = played
+    path = save(rec, tmp_path / "g.json")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    # one "==" header for the start and one per recorded move
+    assert out.count("\n== ") + out.startswith("== ") == len(rec.moves) + 1
+    assert f"== move 1/{len(rec.moves)}: seat {rec.move_seats[0]} {rec.moves[0]}" in out
+    assert f"replayed {len(rec.moves)} moves of aoi(players=3) seed 11" in out
+
+
+def test_cli_replay_final_prints_only_the_end(played, tmp_path: Path, capsys):
+    rec, _, _ = played
+    path = save(rec, tmp_path / "g.json")
+    assert main(["replay", str(path), "--final"]) == 0
+    out = capsys.readouterr().out
+    assert "== " not in out
+    assert out.startswith("aoi(players=3)  round 6, phase over, game over")
+    assert f"seat 0 (random): {rec.scores[0]}" in out
+
+
+def test_cli_replay_writes_svg_frames_and_an_html_slider(played, tmp_path: Path, capsys):
+    rec, _, _ = played
+    path = save(rec, tmp_path / "g.json")
+    page = tmp_path / "out" / "game.html"
+    assert main(["replay", str(path), "--final", "--svg", str(tmp_path / "svg"), "--html", str(page)]) == 0
+    frames = sorted((tmp_path / "svg").glob("frame_*.svg"))
+    assert len(frames) == len(rec.moves) + 1  # the start + one per move
+    assert frames[0].read_text().startswith("<svg")
+    text = page.read_text()
+    assert f'<input id="slider" type="range" min="0" max="{len(rec.moves)}"' in text
+    assert text.count("<svg") == len(rec.moves) + 1
+
+
+def test_cli_replay_of_a_bad_record_exits_2_naming_the_move(played, tmp_path: Path, capsys):
+    rec, _, _ = played
+    bad = GameRecord.from_dict(rec.to_dict() | {"moves": [*rec.moves[:2], "pass pass", *rec.moves[3:]]})
+    path = save(bad, tmp_path / "bad.json")
+    assert main(["replay", str(path), "--final"]) == 2
+    err = capsys.readouterr().err
+    assert "aoi replay: error: replay diverged at move 3 of" in err and "'pass pass'" in err

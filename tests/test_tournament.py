@@ -1,0 +1,209 @@
+"""``aoi tournament`` (issue 8 item 2): schedule, statistics, ratings and the command on tiny sizes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from aoi_env.cli import main
+from aoi_env.core.config import GameConfig
+from train.tournament import (
+    Participant,
+    TournamentConfig,
+    bootstrap_ci,
+    holm,
+    margins,
+    mean_ci,
+    parse_participants,
+    play_task,
+    run_tournament,
+    schedule,
+    summarise,
+    wilson,
+    win_shares,
+)
+
+# -- statistics ---------------------------------------------------------------------------------
+
+
+def test_wilson_interval_of_5_in_10():
+    """Wilson 95%: p=0.5, n=10, z=1.96: centre (0.5 + 1.92/10)/(1 + 3.84/10) = 0.5,
+    half = 1.96 * sqrt(0.025 + 0.0096) / 1.384 = 0.2634 -> [0.2366, 0.7634]."""
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4)
+    assert hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == pytest.approx(0.0) and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_mean_ci_and_bootstrap_contain_the_mean():
+    # mean of 1..5 = 3, sd = sqrt(2.5) = 1.581, half = 1.96 * 1.581 / sqrt(5) = 1.386
+    m, lo, hi = mean_ci([1, 2, 3, 4, 5])
+    assert (m, round(lo, 3), round(hi, 3)) == (3.0, 1.614, 4.386)
+    blo, bhi = bootstrap_ci([1, 2, 3, 4, 5], seed=1)
+    assert 1 <= blo < 3 < bhi <= 5
+    assert bootstrap_ci([1, 2, 3, 4, 5], seed=1) == (blo, bhi)  # deterministic for a seed
+
+
+def test_holm_adjustment():
+    # sorted 0.01, 0.03, 0.04: 3*0.01 = 0.03; 2*0.03 = 0.06; max(0.06, 1*0.04) = 0.06
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert math.isnan(holm([math.nan, 0.5])[0])
+
+
+def test_win_shares_and_margins():
+    # two seats tie on 80: each gets half a win; margins are own VP - best other VP
+    assert win_shares([80, 80, 60]) == [0.5, 0.5, 0.0]
+    assert margins([80, 70, 60]) == [10, -10, -20]  # 80-70, 70-80, 60-80
+
+
+# -- participants and schedule --------------------------------------------------------------------
+
+
+def test_parse_participants_labels_and_repeats():
+    ps = parse_participants(["heuristic", "random", "r2=random", "random"])
+    assert [(p.name, p.spec) for p in ps] == [
+        ("heuristic", "heuristic"),
+        ("random", "random"),
+        ("r2", "random"),
+        ("random#2", "random"),
+    ]
+    with pytest.raises(ValueError, match="at least 2 participants"):
+        parse_participants(["random"])
+    with pytest.raises(ValueError, match="used twice"):
+        parse_participants(["a=random", "a=heuristic"])
+
+
+def test_schedule_rotates_seats_within_a_deal():
+    """Deals of 3 games share a seed; every participant sits at every seat once per deal."""
+    ps = parse_participants(["a=random", "b=random", "c=random"])
+    tasks = schedule(ps, 3, 6, GameConfig(players=3), seed=10)
+    assert [t.seed for t in tasks] == [10, 10, 10, 11, 11, 11]
+    assert [t.seats for t in tasks[:3]] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    per_seat = Counter((name, seat) for t in tasks for seat, name in enumerate(t.seats))
+    assert set(per_seat.values()) == {2}  # 6 games / 3 seats: each name twice at each seat
+    assert all(t.game == "aoi(players=3)" for t in tasks)
+    # each participant has its own random stream, fresh in every game
+    assert len({s for t in tasks for s in t.agent_seeds}) == 18
+
+
+def test_schedule_with_more_participants_than_seats_cycles_the_subsets():
+    ps = parse_participants(["a=random", "b=random", "c=random"])
+    tasks = schedule(ps, 2, 6, GameConfig(players=2), seed=0)
+    # deals of 2 games over the subsets (a,b), (a,c), (b,c)
+    assert [t.seats for t in tasks] == [["a", "b"], ["b", "a"], ["a", "c"], ["c", "a"], ["b", "c"], ["c", "b"]]
+    with pytest.raises(ValueError, match="players must be 2..3"):
+        schedule(ps, 4, 2, GameConfig(), seed=0)
+
+
+def test_automa_participant_becomes_an_automa_seat_of_the_game_config():
+    """An 'automa:L[:faction]' participant is an engine-level Automa seat (GameConfig automa=...,
+    after the player seats), not an agent; its default faction is the first Automa faction."""
+    ps = parse_participants(["random", "r2=random", "automa:3", "d=automa:5:druids"])
+    assert [p.is_automa for p in ps] == [False, False, True, True]
+    tasks = schedule(ps, 3, 3, GameConfig(), seed=0)
+    # deal 0 = participants 0, 1, 2: two players + simpletons level 3, seats rotated among the players
+    assert [t.game for t in tasks] == ["aoi(players=2,automa=simpletons:3)"] * 3
+    assert [t.seats for t in tasks] == [["random", "r2"], ["r2", "random"], ["random", "r2"]]
+    assert all(t.automa == ["automa:3"] for t in tasks)
+    summary = summarise(ps, [play_task(t) for t in tasks[:1]])
+    assert {r["name"]: r["games"] for r in summary["participants"]} == {"random": 1, "r2": 1, "automa:3": 1, "d": 0}
+
+
+def test_automa_participant_without_engine_support_is_rejected(monkeypatch):
+    """Before the engine had the 'automa' parameter such a participant was a clear error."""
+    monkeypatch.setattr("train.tournament.automa_supported", lambda: False)
+    ps = parse_participants(["random", "automa:3"])
+    with pytest.raises(ValueError, match="Automa is not available yet"):
+        schedule(ps, 2, 2, GameConfig(), seed=0)
+
+
+# -- summary -------------------------------------------------------------------------------------
+
+
+def synthetic_games() -> list[dict]:
+    """10 games: 'strong' always 90 VP, 'weak' always 60, 'mid' 70 except a tie on top in game 0."""
+    games = []
+    for i in range(10):
+        seated = ["strong", "mid", "weak"][i % 3 :] + ["strong", "mid", "weak"][: i % 3]
+        vp = {"strong": 90, "mid": 90 if i == 0 else 70, "weak": 60}
+        games.append({"meta": {"index": i, "participants": seated}, "scores": [vp[n] for n in seated]})
+    return games
+
+
+def test_summarise_ratings_win_rates_and_head_to_head():
+    ps = [Participant("strong", "heuristic"), Participant("mid", "random"), Participant("weak", "random")]
+    summary = summarise(ps, synthetic_games())
+    rows = {r["name"]: r for r in summary["participants"]}
+    assert [r["name"] for r in summary["participants"]] == ["strong", "mid", "weak"]  # by ordinal
+    assert rows["strong"]["mu"] > rows["mid"]["mu"] > rows["weak"]["mu"]
+    # strong: 9 wins + half of the tied game 0 = 9.5 of 10; mid: 0.5
+    assert rows["strong"]["wins"] == 9.5 and rows["mid"]["wins"] == 0.5 and rows["weak"]["wins"] == 0
+    assert rows["strong"]["win_rate_ci"] == pytest.approx(wilson(9.5, 10))
+    # strong's margin: 0 in game 0 (tie), +20 (90 - 70) in 9 games: mean 18
+    assert rows["strong"]["mean_margin"] == pytest.approx(18.0)
+    assert rows["weak"]["mean_vp"] == 60 and rows["weak"]["mean_rank"] == 3
+    h2h = summary["head_to_head"]
+    assert h2h["strong"]["mid"]["rate"] == pytest.approx(0.95)  # 9 above + 1 tie (1/2) of 10
+    assert h2h["weak"]["strong"]["rate"] == 0.0 and h2h["weak"]["strong"]["games"] == 10
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+
+def test_cli_tournament_writes_table_json_and_csv(tmp_path: Path, capsys):
+    out = tmp_path / "t"
+    code = main(["tournament", "--agents", "random", "r2=random", "--games", "4", "--workers", "1",
+                 "--out", str(out), "--no-progress", "--records"])  # fmt: skip
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "4 games, 2 seats each, first game aoi(players=2)" in text
+    assert "head-to-head" in text
+    doc = json.loads((out / "tournament.json").read_text())
+    rows = {r["name"]: r for r in doc["summary"]["participants"]}
+    assert rows["random"]["games"] == rows["r2"]["games"] == 4
+    assert rows["random"]["wins"] + rows["r2"]["wins"] == 4  # one win (or two halves) per game
+    assert [g["index"] for g in doc["games"]] == [0, 1, 2, 3]
+    with open(out / "participants.csv") as fh:
+        assert {r["name"] for r in csv.DictReader(fh)} == {"random", "r2"}
+    with open(out / "games.csv") as fh:
+        assert len(list(csv.DictReader(fh))) == 4
+    assert len(list((out / "records").glob("game_*.json"))) == 4
+    assert main(["replay", str(out / "records" / "game_00003.json"), "--final"]) == 0
+
+
+def test_tournament_in_two_processes_matches_one_process():
+    """Parallel workers change nothing: every game is seeded by the schedule."""
+    base = {"agents": ["random", "random"], "games": 4, "out": None, "progress": False}
+    serial = run_tournament(TournamentConfig(**base, workers=1), out=io.StringIO())
+    parallel = run_tournament(TournamentConfig(**base, workers=2), out=io.StringIO())
+    assert serial == parallel
+
+
+def test_cli_tournament_yaml_config_with_overrides(tmp_path: Path, capsys):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("agents: [random, random]\ngames: 2\nworkers: 1\nprogress: false\nseed: 4\n")
+    out = tmp_path / "o"
+    assert main(["tournament", "--config", str(cfg), "--games", "3", "--out", str(out)]) == 0
+    doc = json.loads((out / "tournament.json").read_text())
+    assert doc["config"]["games"] == 3 and doc["config"]["seed"] == 4  # CLI over YAML, YAML over defaults
+    assert len(doc["games"]) == 3
+
+
+def test_cli_tournament_unknown_agent_exits_2(tmp_path: Path, capsys):
+    code = main(["tournament", "--agents", "random", "wizard", "--games", "1", "--out", str(tmp_path)])
+    assert code == 2
+    assert "unknown agent 'wizard'" in capsys.readouterr().err
+
+
+def test_cli_tournament_unknown_yaml_option_exits_2(tmp_path: Path, capsys):
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("agents: [random, random]\nrounds: 3\n")
+    assert main(["tournament", "--config", str(cfg)]) == 2
+    assert "unknown tournament option 'rounds'" in capsys.readouterr().err

@@ -1,0 +1,520 @@
+"""``aoi tournament``: many games between named agents, with ratings and confidence intervals.
+
+Participants are agent specs (``agents.make_agent``: ``random``, ``heuristic``, later
+``model:PATH``), optionally labelled ``label=spec`` (``h2=heuristic``); a repeated spec gets a
+``#2`` suffix.  ``automa:L[:faction[:terrain]]`` is an engine-level Automa seat: it is not an agent
+at a seat but part of the game config (``GameConfig(automa=...)``, seats after the player seats;
+default faction: the first Automa faction); with an engine without that parameter such a
+participant is rejected with a clear error.
+
+Schedule: games come in *deals* of ``players`` games that share one game seed; within a deal the
+seating rotates one place per game, so every participant of the deal plays every seat of the same
+setup.  With more participants than seats, deals cycle through all subsets of ``players``
+participants.  Games run in ``workers`` processes (one game per task).
+
+Statistics (``summarise``): OpenSkill Plackett-Luce ratings over the games in schedule order
+(multiplayer free-for-all, ranks from final VP, equal VP = equal rank); per participant the win
+rate (a shared first place counts 1/k) with a Wilson 95% interval, the mean VP and the mean margin
+over the best opponent with normal and bootstrap 95% intervals, and the pairwise head-to-head
+rate (A above B when both played; ties count 1/2).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from aoi_env.core.config import DEFAULT_PARAMS, GameConfig
+from train.records import play_record, ranks_from_scores, save
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+# ------------------------------------------------------------------------------------------------
+# statistics (shared with train.balance)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` (``(nan, nan)`` for n = 0)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal-approximation 95% interval (``half = z * sd / sqrt(n)``)."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if x.size == 1:
+        return (m, math.nan, math.nan)
+    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return (m, m - half, m + half)
+
+
+def bootstrap_ci(values: Sequence[float], resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap 95% interval of the mean (deterministic for a seed)."""
+    x = np.asarray(values, dtype=float)
+    if x.size < 2:
+        return (math.nan, math.nan)
+    rng = np.random.default_rng(seed)
+    means = x[rng.integers(0, x.size, size=(resamples, x.size))].mean(axis=1)
+    lo, hi = np.quantile(means, [0.025, 0.975])
+    return (float(lo), float(hi))
+
+
+def normal_two_sided_p(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (same order as given; NaN stays NaN)."""
+    idx = [i for i, p in enumerate(pvalues) if not math.isnan(p)]
+    order = sorted(idx, key=lambda i: pvalues[i])
+    m = len(order)
+    out = [math.nan] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def win_shares(scores: Sequence[int]) -> list[float]:
+    """1/k for each of the k seats with the highest VP, 0 for the others."""
+    best = max(scores)
+    k = sum(1 for s in scores if s == best)
+    return [1.0 / k if s == best else 0.0 for s in scores]
+
+
+def margins(scores: Sequence[int]) -> list[int]:
+    """Each seat's VP minus the best VP among the other seats (positive = won by that much)."""
+    return [s - max(o for j, o in enumerate(scores) if j != i) for i, s in enumerate(scores)]
+
+
+def progress(iterable: Iterable[Any], total: int, desc: str, enabled: bool = True) -> Iterator[Any]:
+    """A tqdm bar if tqdm is installed (the ``train`` extra) and ``enabled``, else no bar."""
+    if enabled:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            pass
+        else:
+            yield from tqdm(iterable, total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+            return
+    yield from iterable
+
+
+def run_parallel(
+    fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int, desc: str, show_progress: bool = True
+) -> list[Any]:
+    """``[fn(t) for t in tasks]`` in ``workers`` processes (in this process for workers <= 1)."""
+    if workers <= 1 or len(tasks) <= 1:
+        return list(progress(map(fn, tasks), len(tasks), desc, show_progress))
+    import multiprocessing
+
+    # forkserver: workers start from a clean server process, not from this one (which may have
+    # loaded torch or threads, e.g. for model:PATH agents); spawn where forkserver does not exist
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload(["aoi_env", "agents", "train.records"])  # imported once, in the server
+    with ctx.Pool(min(workers, len(tasks))) as pool:
+        return list(progress(pool.imap(fn, tasks), len(tasks), desc, show_progress))
+
+
+# ------------------------------------------------------------------------------------------------
+# participants and schedule
+
+AUTOMA = "automa"
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A named entrant: an agent spec, or an engine-level Automa (``automa:L[:faction[:terrain]]``)."""
+
+    name: str
+    spec: str
+
+    @property
+    def is_automa(self) -> bool:
+        return self.spec.split(":", 1)[0].strip().lower() == AUTOMA
+
+
+def parse_participants(items: Sequence[str]) -> list[Participant]:
+    """``["heuristic", "random", "r2=random", "random"]`` -> names heuristic, random, r2, random#2."""
+    out: list[Participant] = []
+    seen: dict[str, int] = {}
+    for item in items:
+        label, eq, spec = str(item).partition("=")
+        if not eq:
+            label, spec = "", label
+        spec, label = spec.strip(), label.strip()
+        if not spec:
+            raise ValueError(f"empty agent spec in {item!r}")
+        name = label or spec
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            if label:
+                raise ValueError(f"participant label {label!r} is used twice")
+            name = f"{name}#{seen[name]}"
+        out.append(Participant(name, spec))
+    if len(out) < 2:
+        raise ValueError(f"a tournament needs at least 2 participants, got {len(out)}")
+    return out
+
+
+def automa_supported() -> bool:
+    """Whether the engine config has the ``automa`` parameter (Automa seats after the humans)."""
+    return "automa" in DEFAULT_PARAMS
+
+
+def automa_engine_spec(spec: str) -> str:
+    """``automa:L[:faction[:terrain]]`` -> the engine's ``faction:L[:terrain]`` (GameConfig ``automa``)."""
+    parts = [p.strip().lower() for p in spec.split(":")]
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise ValueError(f"automa participant must be automa:<level 1-5>[:faction[:terrain]], got {spec!r}")
+    if not automa_supported():
+        raise ValueError(
+            f"{spec!r}: the engine-level Automa is not available yet (GameConfig has no 'automa' parameter); "
+            "valid now: agent specs such as random, heuristic"
+        )
+    from aoi_env.core import automa
+
+    faction = parts[2] if len(parts) > 2 else automa.automa_data().faction_names[0]
+    engine_spec = ":".join([faction, parts[1], *parts[3:]])
+    automa.parse_spec(engine_spec)  # validates
+    return engine_spec
+
+
+@dataclass
+class GameTask:
+    """One scheduled game: who sits where and the game string (Automa participants included)."""
+
+    index: int
+    deal: int
+    game: str
+    seed: int
+    seats: list[str]  # participant names per human seat (seat order)
+    specs: list[str]  # their agent specs
+    automa: list[str] = field(default_factory=list)  # participant names of the Automa seats (after the humans)
+    agent_seeds: list[int] = field(default_factory=list)  # per human seat: from (seed, participant, game)
+    max_decisions: int = 100_000
+    record_dir: str | None = None
+
+
+def game_config_for(base: GameConfig, humans: int, automa_specs: Sequence[str]) -> GameConfig:
+    """The base config with ``humans`` player seats and the Automa seats added (when supported)."""
+    params = base.to_params()
+    params["players"] = humans
+    if automa_specs:
+        params["automa"] = list(automa_specs)  # only reached when automa_supported()
+    return GameConfig.from_params(params)
+
+
+def schedule(
+    participants: Sequence[Participant], players: int, games: int, base: GameConfig, seed: int = 0
+) -> list[GameTask]:
+    """The games of a tournament (see the module docstring): deals of rotated seatings."""
+    if not 2 <= players <= len(participants):
+        raise ValueError(f"players must be 2..{len(participants)} (the number of participants), got {players}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    combos = list(itertools.combinations(range(len(participants)), players))
+    tasks = []
+    for i in range(games):
+        deal, rot = divmod(i, players)
+        combo = combos[deal % len(combos)]
+        order = list(combo[rot:] + combo[:rot])
+        humans = [j for j in order if not participants[j].is_automa]
+        automa = [participants[j] for j in order if participants[j].is_automa]
+        config = game_config_for(base, len(humans), [automa_engine_spec(p.spec) for p in automa])
+        tasks.append(
+            GameTask(
+                index=i,
+                deal=deal,
+                game=str(config),
+                seed=seed + deal,
+                seats=[participants[j].name for j in humans],
+                specs=[participants[j].spec for j in humans],
+                automa=[p.name for p in automa],
+                agent_seeds=[participant_seed(seed, j, i) for j in humans],
+            )
+        )
+    return tasks
+
+
+def participant_seed(seed: int, participant: int, game: int) -> int:
+    """The agent seed of a participant in one game: its own stream, fresh in every game."""
+    return int(np.random.SeedSequence([int(seed), 104729, participant, game]).generate_state(1)[0])
+
+
+def play_task(task: GameTask) -> dict[str, Any]:
+    """Play one scheduled game (runs in a worker process); returns the record as a dict."""
+    t0 = time.perf_counter()
+    rec = play_record(
+        task.game, task.specs, seed=task.seed, agent_seeds=task.agent_seeds or None, max_decisions=task.max_decisions
+    )
+    rec.meta = {
+        "index": task.index,
+        "deal": task.deal,
+        "participants": task.seats + task.automa,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+    if task.record_dir:
+        save(rec, Path(task.record_dir) / f"game_{task.index:05d}.json")
+    return rec.to_dict()
+
+
+# ------------------------------------------------------------------------------------------------
+# results
+
+
+@dataclass
+class TournamentConfig:
+    agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    players: int | None = None  # seats per game; default: the number of participants
+    games: int = 20
+    workers: int = 2
+    seed: int = 0
+    game: str = "aoi()"  # base game string; its players is replaced by the schedule
+    out: str | None = "runs/tournament"
+    records: bool = False  # also save every game record under OUT/records/
+    max_decisions: int = 100_000
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.agents, str):  # "heuristic random" or "heuristic,random"
+            self.agents = self.agents.replace(",", " ").split()
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> TournamentConfig:
+        valid = set(cls.__dataclass_fields__)
+        unknown = sorted(set(doc) - valid)
+        if unknown:
+            raise ValueError(f"unknown tournament option {unknown[0]!r}; valid: {', '.join(sorted(valid))}")
+        return cls(**doc)
+
+
+def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """A YAML mapping from ``path`` (empty dict for None)."""
+    if not path:
+        return {}
+    import yaml
+
+    with open(path, encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh) or {}
+    if not isinstance(doc, dict):
+        raise ValueError(f"{path}: expected a mapping of options")
+    return doc
+
+
+def summarise(participants: Sequence[Participant], games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Ratings, win rates, VP and margins with 95% intervals, and the head-to-head matrix."""
+    from openskill.models import PlackettLuce
+
+    names = [p.name for p in participants]
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in names}
+    per: dict[str, dict[str, list[float]]] = {n: {"win": [], "vp": [], "margin": [], "rank": []} for n in names}
+    h2h = {a: {b: [0.0, 0] for b in names if b != a} for a in names}
+    for rec in sorted(games, key=lambda r: r["meta"]["index"]):
+        seated = rec["meta"]["participants"]
+        scores = [int(x) for x in rec["scores"]]
+        ranks = ranks_from_scores(scores)
+        new = model.rate([[ratings[n]] for n in seated], ranks=ranks)
+        for n, team in zip(seated, new, strict=True):
+            ratings[n] = team[0]
+        for n, w, v, m, r in zip(seated, win_shares(scores), scores, margins(scores), ranks, strict=True):
+            per[n]["win"].append(w)
+            per[n]["vp"].append(v)
+            per[n]["margin"].append(m)
+            per[n]["rank"].append(r)
+        for (i, a), (j, b) in itertools.permutations(enumerate(seated), 2):
+            h2h[a][b][0] += 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
+            h2h[a][b][1] += 1
+    rows = []
+    for k, n in enumerate(names):
+        d = per[n]
+        games_n = len(d["win"])
+        wins = float(sum(d["win"]))
+        vp = mean_ci(d["vp"])
+        mg = mean_ci(d["margin"])
+        rows.append(
+            {
+                "name": n,
+                "spec": participants[k].spec,
+                "games": games_n,
+                "mu": ratings[n].mu,
+                "sigma": ratings[n].sigma,
+                "ordinal": ratings[n].ordinal(),
+                "wins": wins,
+                "win_rate": wins / games_n if games_n else math.nan,
+                "win_rate_ci": wilson(wins, games_n),
+                "mean_vp": vp[0],
+                "mean_vp_ci": vp[1:],
+                "mean_margin": mg[0],
+                "mean_margin_ci": mg[1:],
+                "mean_margin_bootstrap_ci": bootstrap_ci(d["margin"], seed=k),
+                "mean_rank": float(np.mean(d["rank"])) if d["rank"] else math.nan,
+            }
+        )
+    rows.sort(key=lambda r: -r["ordinal"])
+    head_to_head = {
+        a: {b: {"rate": (s / n if n else math.nan), "games": n, "ci": wilson(s, n)} for b, (s, n) in row.items()}
+        for a, row in h2h.items()
+    }
+    return {"participants": rows, "head_to_head": head_to_head}
+
+
+def fmt_ci(value: float, ci: Sequence[float], digits: int = 1, pct: bool = False) -> str:
+    scale = 100.0 if pct else 1.0
+    if math.isnan(value):
+        return "-"
+    lo, hi = ci
+    if math.isnan(lo):
+        return f"{value * scale:.{digits}f}"
+    return f"{value * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    """The participants table (sorted by rating ordinal = mu - 3 sigma) and the head-to-head rates."""
+    header = ["participant", "games", "rating mu±sigma", "ordinal", "win % [95% CI]", "mean VP [95% CI]",
+              "margin vs best other [95% CI]", "mean rank"]  # fmt: skip
+    lines = [header]
+    for r in summary["participants"]:
+        lines.append(
+            [
+                r["name"],
+                str(r["games"]),
+                f"{r['mu']:.1f}±{r['sigma']:.1f}",
+                f"{r['ordinal']:.1f}",
+                fmt_ci(r["win_rate"], r["win_rate_ci"], 1, pct=True),
+                fmt_ci(r["mean_vp"], r["mean_vp_ci"]),
+                fmt_ci(r["mean_margin"], r["mean_margin_ci"]),
+                f"{r['mean_rank']:.2f}",
+            ]
+        )
+    widths = [max(len(row[c]) for row in lines) for c in range(len(header))]
+    text = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in lines]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    names = [r["name"] for r in summary["participants"]]
+    h2h = summary["head_to_head"]
+    text.append("")
+    text.append("head-to-head: % of shared games the row finished above the column (ties 1/2)")
+    w0 = max(len(n) for n in names)
+    wc = max(7, *(len(n) for n in names))
+    text.append(" " * w0 + "  " + "  ".join(n.rjust(wc) for n in names))
+    for a in names:
+        cells = []
+        for b in names:
+            if a == b or h2h[a][b]["games"] == 0:
+                cells.append("-".rjust(wc))
+            else:
+                cells.append(f"{100 * h2h[a][b]['rate']:.0f}%".rjust(wc))
+        text.append(a.ljust(w0) + "  " + "  ".join(cells))
+    return "\n".join(text)
+
+
+def _json_safe(obj: Any) -> Any:
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_safe(v) for v in obj]
+    return obj
+
+
+def write_outputs(out: Path, cfg: TournamentConfig, summary: dict[str, Any], games: Sequence[dict[str, Any]]) -> None:
+    """OUT/tournament.json (config, summary, per-game results), OUT/participants.csv, OUT/games.csv."""
+    out.mkdir(parents=True, exist_ok=True)
+    results = [
+        {
+            "index": g["meta"]["index"],
+            "deal": g["meta"]["deal"],
+            "game": g["game"],
+            "seed": g["seed"],
+            "participants": g["meta"]["participants"],
+            "scores": g["scores"],
+            "decisions": len(g["moves"]),
+            "seconds": g["meta"]["seconds"],
+        }
+        for g in sorted(games, key=lambda r: r["meta"]["index"])
+    ]
+    doc = {"config": asdict(cfg), "summary": summary, "games": results}
+    (out / "tournament.json").write_text(json.dumps(_json_safe(doc), indent=1) + "\n", encoding="utf-8")
+    with open(out / "participants.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["name", "spec", "games", "mu", "sigma", "ordinal", "wins", "win_rate", "win_lo", "win_hi",
+                    "mean_vp", "vp_lo", "vp_hi", "mean_margin", "margin_lo", "margin_hi", "margin_boot_lo",
+                    "margin_boot_hi", "mean_rank"])  # fmt: skip
+        for r in summary["participants"]:
+            w.writerow(
+                [
+                    r["name"],
+                    r["spec"],
+                    r["games"],
+                    r["mu"],
+                    r["sigma"],
+                    r["ordinal"],
+                    r["wins"],
+                    r["win_rate"],
+                    *r["win_rate_ci"],
+                    r["mean_vp"],
+                    *r["mean_vp_ci"],
+                    r["mean_margin"],
+                    *r["mean_margin_ci"],
+                    *r["mean_margin_bootstrap_ci"],
+                    r["mean_rank"],
+                ]  # fmt: skip
+            )
+    with open(out / "games.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["index", "deal", "game", "seed", "participants", "scores", "decisions", "seconds"])
+        for r in results:
+            w.writerow([r["index"], r["deal"], r["game"], r["seed"], " ".join(r["participants"]),
+                        " ".join(map(str, r["scores"])), r["decisions"], r["seconds"]])  # fmt: skip
+
+
+def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str, Any]:
+    """Schedule, play (in parallel), summarise, print the table and write the files; returns the summary."""
+    participants = parse_participants(cfg.agents)
+    players = cfg.players or len(participants)
+    base = GameConfig.parse(cfg.game)
+    tasks = schedule(participants, players, cfg.games, base, cfg.seed)
+    out_dir = Path(cfg.out) if cfg.out else None
+    for t in tasks:
+        t.max_decisions = cfg.max_decisions
+        t.record_dir = str(out_dir / "records") if (cfg.records and out_dir) else None
+    from agents import make_agent
+
+    for p in participants:  # fail before starting the workers on a bad spec
+        if not p.is_automa:
+            make_agent(p.spec, seed=0)
+    games = run_parallel(play_task, tasks, cfg.workers, "tournament", cfg.progress)
+    summary = summarise(participants, games)
+    stream = out or sys.stdout
+    print(f"{len(games)} games, {players} seats each, first game {tasks[0].game}, seed {cfg.seed}", file=stream)
+    print(format_table(summary), file=stream)
+    if out_dir is not None:
+        write_outputs(out_dir, cfg, summary, games)
+        print(f"wrote {out_dir / 'tournament.json'}, participants.csv, games.csv", file=stream)
+    return summary
