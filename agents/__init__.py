@@ -122,6 +122,14 @@ def _make_automa(arg: str | None, seed: int | None) -> Agent:
     )
 
 
+def _make_human(arg: str | None, seed: int | None) -> Agent:
+    from agents.human import HumanAgent
+
+    _no_argument("human", arg)
+    return HumanAgent()
+
+
+register_agent("human", _make_human, summary="a person at the terminal (aoi play)")
 register_agent("random", _make_random, summary="uniformly random legal ids (seeded)")
 register_agent("heuristic", _make_heuristic, summary="one-ply lookahead with a readable evaluation")
 register_agent("automa", _make_automa, "automa:<level 1-5>", "the solo Automa: an engine seat (docs/automa.md)")

@@ -86,6 +86,74 @@ def _demo(args: argparse.Namespace) -> int:
 # -- tools (issue 8): replay, tournament, balance, bench; imports stay inside the run functions ----
 
 
+def _play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--agents",
+        default="heuristic,automa:3",
+        help="comma-separated seats: random, heuristic, human, model:PATH, automa:LEVEL[:faction[:terrain]] "
+        "(Automa seats come after the players; default: heuristic,automa:3)",
+    )
+    p.add_argument("--game", default=None, help="further game parameters, e.g. 'aoi(ruleset=v1.0,map=1-3)'")
+    p.add_argument("--seed", type=int, default=0, help="seed of the setup and of the agents")
+    p.add_argument(
+        "--watch",
+        choices=("moves", "rounds", "end"),
+        default="rounds",
+        help="print every decision, each round, or the end",
+    )
+    p.add_argument("--color", action="store_true", help="colour the terrains with ANSI codes")
+    p.add_argument("--record", default=None, help="save the game record (JSON) to this file")
+
+
+@command("play", "play one game between agents (and the Automa) and watch it in the terminal")(_play_args)
+def _play(args: argparse.Namespace) -> int:
+    from agents import automa_seat_spec, make_agent
+    from aoi_env.core.config import GameConfig
+    from aoi_env.core.engine import Game
+    from aoi_env.core.state import G_ROUND
+    from aoi_env.render.text import render_text
+
+    specs = [x.strip() for x in args.agents.split(",") if x.strip()]
+    automa = [a for a in (automa_seat_spec(x) for x in specs) if a]
+    players = [x for x in specs if automa_seat_spec(x) is None]
+    if not players:
+        raise ValueError("--agents needs at least one player besides the Automa")
+    params = GameConfig.parse(args.game).to_params() if args.game else {}
+    params.update(players=len(players), automa=tuple(automa))
+    config = GameConfig.from_params(params)
+    agents = [make_agent(spec, seed=args.seed * 100 + seat) for seat, spec in enumerate(players)]
+    game = Game(config, seed=args.seed)
+    names = [*players, *(f"automa:{a}" for a in automa)]
+    print(f"{config}  seed {args.seed}: " + ", ".join(f"seat {i} = {n}" for i, n in enumerate(names)))
+    moves: list[str] = []
+    last_round = int(game.state.glob[G_ROUND])
+    while not game.is_over():
+        seat = game.current_seat()
+        action = agents[seat].choose(game)
+        text = game.move_str(action)
+        moves.append(text)
+        if args.watch == "moves":
+            print(f"{len(moves):5d} seat {seat} ({players[seat]}): {text}")
+        game.apply_action(action)
+        rnd = int(game.state.glob[G_ROUND])
+        if args.watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
+            print(f"\n== round {rnd} ==\n" + render_text(game, color=args.color))
+        last_round = rnd
+    print("\n== final ==\n" + render_text(game, color=args.color))
+    scores = game.scores()
+    best = int(scores.max())
+    for seat, vp in enumerate(scores):
+        print(f"seat {seat} {names[seat]:<24} {int(vp):4d} VP" + ("  winner" if vp == best else ""))
+    if args.record:
+        from train.records import play_record, save
+
+        seeds = [args.seed * 100 + s for s in range(len(players))]
+        record = play_record(config, players, seed=args.seed, agent_seeds=seeds)
+        save(record, args.record)
+        print(f"record written to {args.record}")
+    return 0
+
+
 def _replay_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record (JSON) written by train.records.save / aoi tournament --records")
     p.add_argument("--final", action="store_true", help="print only the final position, not every move")
@@ -183,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"aoi-env {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add_args, _) in _COMMANDS.items():
-        add_args(sub.add_parser(name, help=_HELP[name], description=_HELP[name]))
+        add_args(sub.add_parser(name, help=_HELP[name], description=_HELP[name].replace("%%", "%")))
     return parser
 
 
@@ -198,6 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         print(f"aoi {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except (EOFError, KeyboardInterrupt) as err:
+        print(f"aoi {args.command}: stopped ({err or type(err).__name__})", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ class _Recorder:
 
 def test_issue6_make_agent_builds_every_registered_spec() -> None:
     """``make_agent(spec, seed)`` parses "name" / "name:arg"; case and spaces do not matter."""
-    assert available_specs() == ["automa:<level 1-5>", "heuristic", "random"]
+    assert available_specs() == ["automa:<level 1-5>", "heuristic", "human", "random"]
     assert isinstance(make_agent("random", seed=3), RandomAgent)
     assert isinstance(make_agent(" Heuristic ", seed=3), HeuristicAgent)
     for spec in ("random", "heuristic"):
@@ -59,7 +59,7 @@ def test_issue6_make_agent_builds_every_registered_spec() -> None:
 
 
 def test_issue6_make_agent_rejects_bad_specs_listing_the_valid_ones() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent 'alphazero'; valid: automa:<level 1-5>, heuristic, random"):
+    with pytest.raises(ValueError, match=r"unknown agent 'alphazero'; valid: automa:<level 1-5>, heuristic, human, random"):
         make_agent("alphazero")
     with pytest.raises(ValueError, match="takes no argument"):
         make_agent("random:2")

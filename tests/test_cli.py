@@ -75,3 +75,21 @@ def test_setup_demo_bad_game_string_exits_2(capsys: pytest.CaptureFixture[str]):
     code, _, err = run(capsys, "setup-demo", "--game", "aoi(player=3)")
     assert code == 2
     assert "unknown parameter 'player'; valid: players" in err
+
+
+def test_issue6_aoi_play_heuristic_against_the_automa(capsys) -> None:
+    """Issue 6: ``aoi play --agents heuristic,automa:5`` plays a full game watched in the terminal."""
+    assert main(["play", "--agents", "heuristic,automa:5", "--seed", "1", "--watch", "end"]) == 0
+    out = capsys.readouterr().out
+    assert "aoi(players=1,automa=simpletons:5)" in out and "== final ==" in out
+    assert "seat 1 automa:simpletons:5" in out and "winner" in out
+
+
+def test_aoi_play_human_reads_moves_from_stdin(capsys, monkeypatch) -> None:
+    """A human seat reads notation or a number; end of input stops the game with exit code 130."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n0\n"))
+    assert main(["play", "--agents", "human,automa:1", "--seed", "0", "--watch", "end"]) == 130
+    out = capsys.readouterr()
+    assert "unknown verb 'nonsense'" in out.out and "stopped" in out.err
