@@ -3,9 +3,14 @@
 Measured, all with uniform random play over the legal ids (``legal_actions`` + ``apply_action``):
 
 * ``engine_decisions_per_s``: raw engine decisions per second (4 players; a new game starts when
-  one ends);
+  one ends); ``engine_decisions_per_s_3p`` the same with 3 players (issue 10's yardstick);
 * ``env_decisions_per_s``: the PettingZoo ``raw_env`` with ``observe`` (observation + action
   mask) before every ``step`` (skipped when the RL layer is not importable);
+  ``env_last_decisions_per_s_3p``: 3 players, ``raw_env`` driven through ``last()`` and ``step``;
+  ``wrapped_env_decisions_per_s_3p``: the same through the full ``env()`` wrapper chain;
+* ``vector_decisions_per_s_3p_1proc`` / ``_2proc``: ``aoi_env.vector.VectorGame`` (16 games,
+  observations + masks + random legal actions each step) in one pinned process, and in two
+  worker processes (not pinned: up to two cores), decisions summed over the workers;
 * ``games_per_s_{P}p`` and ``decisions_per_game_{P}p``: full games for each player count;
 * ``clone_us``: ``Game.clone()`` time in microseconds, over positions along a game;
 * ``observation_us``: ``ObservationEncoder.encode`` time (as the env calls it) and
@@ -15,9 +20,10 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
   (``resource.getrusage``).
 
 The process is pinned to one CPU while measuring (``os.sched_setaffinity`` where available) and
-nothing runs in parallel.  ``--json FILE`` writes the results with the git commit (if the
-package is in a git checkout), python, numpy and platform, so runs can be compared across
-commits; ``--compare OLD.json`` prints the ratios new / old.
+nothing runs in parallel; the times are wall-clock, so other work on the machine slows them
+down (the load average is printed and stored with the results).  ``--json FILE`` writes the
+results with the git commit (if the package is in a git checkout), python, numpy and platform,
+so runs can be compared across commits; ``--compare OLD.json`` prints the ratios new / old.
 """
 
 from __future__ import annotations
@@ -98,6 +104,44 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
         done += 1
     dt = time.perf_counter() - t0
     return {"env_decisions_per_s": done / dt}
+
+
+def bench_env_last(decisions: int, players: int = 3, seed: int = 0, wrapped: bool = False) -> float:
+    """Decisions/s of the AEC loop as users write it: ``last()`` (observation + mask), then ``step``.
+
+    ``wrapped``: the full ``env()`` chain (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)
+    instead of ``raw_env`` (issue 10 targets).
+    """
+    from aoi_env.env import env as wrapped_env
+    from aoi_env.env import raw_env
+
+    e = wrapped_env(num_players=players) if wrapped else raw_env(num_players=players)
+    rng = np.random.default_rng(seed)
+    episode = seed
+    e.reset(seed=episode)
+    done = 0
+    t0 = time.perf_counter()
+    while done < decisions:
+        obs, _, termination, truncation, _ = e.last()
+        if termination or truncation:
+            e.step(None)
+            if not e.agents:
+                episode += 1
+                e.reset(seed=episode)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[int(rng.integers(len(legal)))]))
+        done += 1
+    return done / (time.perf_counter() - t0)
+
+
+def bench_vector(decisions: int, players: int = 3, seed: int = 0, workers: int = 1, n: int = 16) -> float:
+    """Decisions/s of ``aoi_env.vector`` random play with observations and masks, ``workers`` processes."""
+    from aoi_env.vector import throughput
+
+    return throughput(f"aoi(players={players})", n=n, decisions=decisions, workers=workers, seed=seed)[
+        "decisions_per_s"
+    ]
 
 
 def bench_games(players: Sequence[int], games: int, seed: int = 0) -> dict[str, float]:
@@ -222,26 +266,39 @@ def metadata() -> dict[str, Any]:
         "machine": platform.machine(),
         "processor": platform.processor(),
         "cpus": os.cpu_count(),
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,  # other work on the machine
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 
 
 def measure(
-    players: Sequence[int] = (2, 3, 4, 5), games: int = 3, decisions: int = 3000, seed: int = 0, with_env: bool = True
+    players: Sequence[int] = (2, 3, 4, 5),
+    games: int = 3,
+    decisions: int = 3000,
+    seed: int = 0,
+    with_env: bool = True,
+    with_vector: bool = True,
 ) -> dict[str, Any]:
     """All measurements (see the module docstring) as ``{"meta": ..., "results": {name: value}}``."""
     results: dict[str, float] = {}
     with one_core() as pinned:
         results.update(bench_engine(decisions, seed=seed))
+        results["engine_decisions_per_s_3p"] = bench_engine(decisions, players=3, seed=seed)["engine_decisions_per_s"]
         env_note = "not measured (--no-env)"
         if with_env and env_available():
             results.update(bench_env(decisions, seed=seed))
+            results["env_last_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed)
+            results["wrapped_env_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed, wrapped=True)
             env_note = "measured"
         elif with_env:
             env_note = "aoi_env.env not importable"
         results.update(bench_games(players, games, seed=seed))
         results.update(bench_clone_and_observation(seed=seed))
         results.update(bench_memory(seed=seed))
+        if with_vector:
+            results["vector_decisions_per_s_3p_1proc"] = bench_vector(decisions, seed=seed, workers=1)
+    if with_vector:  # two processes on (up to) two cores: not pinned
+        results["vector_decisions_per_s_3p_2proc"] = bench_vector(2 * decisions, seed=seed, workers=2)
     meta = metadata()
     meta.update({"affinity": pinned, "env": env_note, "games": games, "decisions": decisions, "seed": seed})
     return {"meta": meta, "results": results}
@@ -260,6 +317,7 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
     lines = [
         f"aoi-env {meta['package']} @ {commit}; python {meta['python']}, numpy {meta['numpy']}; "
         f"{meta['affinity']}; env: {meta['env']}"
+        + (f"; load average {meta['loadavg'][0]:.1f}" if meta.get("loadavg") else "")
     ]
     old_results = (old or {}).get("results", {})
     width = max(len(k) for k in doc["results"])
@@ -291,6 +349,7 @@ def run_bench(
     compare: str | os.PathLike[str] | None = None,
     with_env: bool = True,
     out: TextIO | None = None,
+    with_vector: bool = True,
 ) -> dict[str, Any]:
     """Measure, print the table (with ratios to ``compare``), write ``json_path``; returns the document."""
     for p in players:
@@ -302,7 +361,7 @@ def run_bench(
         old = json.loads(Path(compare).read_text(encoding="utf-8")) if compare else None
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"cannot read the --compare file {compare}: {err}") from None
-    doc = measure(players, games, decisions, seed, with_env)
+    doc = measure(players, games, decisions, seed, with_env, with_vector)
     print(format_table(doc, old), file=out or sys.stdout)
     if json_path:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)

@@ -247,7 +247,6 @@ for _b in LAYOUT:
     SLICES[_b.name] = slice(_cursor, _cursor + _b.size)
     _cursor += _b.size
 SHAPES: dict[str, tuple[int, ...]] = {b.name: b.shape for b in LAYOUT}
-_PLAN = tuple((b.name, b.size, b.shape) for b in LAYOUT)
 assert _cursor == OBS_SIZE
 
 _TB_KINDS = frozenset({Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.LIZARD_BUILD})
@@ -315,6 +314,15 @@ for _name, _cols in _PLAYER_NUMBERS:
     assert SHAPES[_name] == (S, len(_cols)), _name
     _NUMBER_SPANS.append((_name, _col, _col + len(_cols)))
     _col += len(_cols)
+_NUMBER_INDEX = np.array(
+    [
+        SLICES[name].start + row * (b - a) + col
+        for row in range(S)
+        for name, a, b in _NUMBER_SPANS
+        for col in range(b - a)
+    ],
+    dtype=np.intp,
+)  # flat buffer index of numbers[row, column] (row-major), for the scatter in _write
 _PLAYER_CATEGORIES = (
     ("player_faction", (P_FACTION,)),
     ("player_board", (P_BOARD,)),
@@ -328,26 +336,44 @@ _CAT_FIELDS = np.array([f for _, fields in _PLAYER_CATEGORIES for f in fields], 
 _CAT_START = np.array([SLICES[name].start for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
 _CAT_WIDTH = np.array([SHAPES[name][1] for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
 _ROWS = np.arange(S, dtype=np.intp)[:, None]
-_BITS12 = np.arange(12)
 _NEUTRAL_NAMES = ("workshop", "guild", "school", "university", "palace", "tower", "monument")
+
+
+_NAMES = tuple(b.name for b in LAYOUT)
+_ENDS = tuple(SLICES[b.name].stop for b in LAYOUT)
+_INDEX = {name: i for i, name in enumerate(_NAMES)}
 
 
 class _Writer:
     """Hands out the views of consecutive blocks and checks that they are taken in layout order."""
 
-    def __init__(self, buf: np.ndarray, views: list[np.ndarray]) -> None:
+    __slots__ = ("buf", "views", "index", "shared")
+
+    def __init__(self, buf: np.ndarray, views: list[np.ndarray], shared: dict | None = None) -> None:
         self.buf = buf
         self.views = views
-        self.cursor = 0
         self.index = 0
+        self.shared = {} if shared is None else shared  # observer-independent parts (the encoder's)
+
+    @property
+    def cursor(self) -> int:
+        """Flat offset after the blocks taken so far."""
+        return _ENDS[self.index - 1] if self.index else 0
 
     def __call__(self, name: str) -> np.ndarray:
-        expected, size, _ = _PLAN[self.index]
-        if expected != name:
+        i = self.index
+        if i >= len(_NAMES) or _NAMES[i] != name:
+            expected = _NAMES[i] if i < len(_NAMES) else "nothing"
             raise AssertionError(f"observation block {name!r} written out of order (expected {expected!r})")
-        self.cursor += size
-        self.index += 1
-        return self.views[self.index - 1]
+        self.index = i + 1
+        return self.views[i]
+
+    def skip(self, names: tuple[str, ...]) -> None:
+        """Take the consecutive blocks ``names`` without writing them (restored from a cache)."""
+        i = self.index
+        if _NAMES[i : i + len(names)] != names:
+            raise AssertionError(f"observation section {names[0]!r} written out of order (expected {_NAMES[i]!r})")
+        self.index = i + len(names)
 
 
 class ObservationEncoder:
@@ -362,6 +388,7 @@ class ObservationEncoder:
         self.buf = np.zeros(OBS_SIZE, dtype=np.float32)
         self.block_views = [self.buf[SLICES[b.name]].reshape(b.shape) for b in LAYOUT]
         self._cache: dict[tuple[str, int], tuple[tuple, np.ndarray]] = {}
+        self._shared: dict[str, tuple] = {}  # observer-independent parts of the sections (one entry each)
 
     def encode(self, g: Game, observer: int) -> np.ndarray:
         """The observation of ``observer`` (a seat) as a new float32 vector of ``OBS_SIZE``."""
@@ -369,14 +396,13 @@ class ObservationEncoder:
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         self.buf[:] = 0.0
-        w = _Writer(self.buf, self.block_views)
+        w = _Writer(self.buf, self.block_views, self._shared)
 
         def cached(section: str, key: tuple, write: Callable[[Game, int, _Writer], None]) -> None:
             names, span = _SECTIONS[section]
             hit = self._cache.get((section, observer))
             if hit is not None and hit[0] == key:
-                for name in names:  # the writer still checks the order and the size
-                    w(name)
+                w.skip(names)  # the writer still checks the order and the size
                 self.buf[span] = hit[1]
             else:
                 write(g, observer, w)
@@ -415,117 +441,184 @@ def _display_key(g: Game, observer: int) -> tuple:
 
 
 def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> None:
-    """Write every block in layout order (``cached`` writes or restores a cached section)."""
+    """Write every block in layout order (``cached`` writes or restores a cached section).
+
+    Outside the cached sections the blocks are taken in groups (``w.skip`` checks their order)
+    and written by flat index: every value that is 1.0 goes into one index list, ``on``, set with
+    a single scatter at the end (issue 10); counts use two vectorised scatters.
+    """
     n = g.seats
     s = g.state
     glob = s.glob
-    players = s.players
-
-    def rel(seat: int) -> int:
-        return relative_seat(seat, observer, n)
-
-    # row r of every player block is seat (observer + r) % n: the egocentric rotation
-    pl = players[relative_order(observer, n)]
+    buf = w.buf
 
     cached("map", _map_key(g, observer), _write_map)
-    hex_pending = w("hex_pending")
+    hex_pending = w.views[w.index]
+    w.skip(_PLAYER_PART)
 
-    # -- game parameters
-    w("game_players")[n - 2] = 1.0
-    w("game_ruleset")[0] = g.config.ruleset == "v1.0"
-    w("game_map")[0] = g.config.map_side == "1-3"
+    # -- game parameters and player_present (fixed per game)
+    on = list(_game_ones(g))
 
-    # -- players
-    w("player_present")[:n] = 1.0
-    view = w("player_automa")
+    # -- players: row r of every player block is seat (observer + r) % n, the egocentric rotation
+    view = w.views[_INDEX["player_automa"]]
     for seat in range(g.config.players, n):
-        view[rel(seat), 0] = automa.level_of(g, seat) / 5.0
-        view[rel(seat), 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
-    # all one-hot player blocks (_PLAYER_CATEGORIES) in one scatter into the flat buffer:
-    # block start + row * width + value, for the values >= 0
+        r = relative_seat(seat, observer, n)
+        view[r, 0] = automa.level_of(g, seat) / 5.0
+        view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
+    pl = s.players[relative_order(observer, n)]
+    # one-hot player blocks (_PLAYER_CATEGORIES): block start + row * width + value, values >= 0
     values = pl[:, _CAT_FIELDS]
-    w.buf[(_CAT_START + _ROWS[:n] * _CAT_WIDTH + values)[values >= 0]] = 1.0
-    w("player_faction")
-    w("player_board")
-    numbers = np.clip(pl[:, _NUMBER_FIELDS] * _NUMBER_INV_SCALE, 0.0, 1.0)
-    for name, a, b in _NUMBER_SPANS:
-        w(name)[:n] = numbers[:, a:b]
-    w("player_competencies")[:n] = (pl[:, P_COMPETENCIES][:, None] >> _BITS12) & 1
-    for name in ("player_innovations", "player_palace", "player_draft_palace", "player_bonus"):
-        w(name)  # written by the scatter above
-    view = w("player_flags")[:n]
-    view[:, 0] = pl[:, P_PASSED] != 0
-    view[:, 1] = pl[:, P_NEUTRAL_PALACE] != 0
-    view[:, 2] = pl[:, P_DEFER_CITY] != 0
-    view[:, 3:9] = (pl[:, P_SPECIALS_USED][:, None] >> _BITS12[:6]) & 1
+    on.extend((_CAT_START + _ROWS[:n] * _CAT_WIDTH + values)[values >= 0].tolist())
+    # scaled-count player blocks (_PLAYER_NUMBERS) in one scatter: rows 0..n-1 of each block
+    numbers = pl[:, _NUMBER_FIELDS] * _NUMBER_INV_SCALE
+    np.maximum(numbers, 0.0, out=numbers)  # = np.clip(numbers, 0, 1), without its Python overhead
+    np.minimum(numbers, 1.0, out=numbers)
+    buf[_NUMBER_INDEX[: n * _NUMBER_FIELDS.size]] = numbers.ravel()
+    comp, flags = _FLAT["player_competencies"], _FLAT["player_flags"]
+    for r, row in enumerate(pl[:, _BIT_FIELDS].tolist()):
+        competencies, passed, neutral_palace, defer_city, specials = row
+        on.extend(comp + r * 12 + c for c in range(12) if competencies >> c & 1)
+        base = flags + r * 9
+        if passed:
+            on.append(base)
+        if neutral_palace:
+            on.append(base + 1)
+        if defer_city:
+            on.append(base + 2)
+        on.extend(base + 3 + b for b in range(6) if specials >> b & 1)
     for name, field, used in (("player_order", G_ORDER, n), ("player_next_order", G_NEXT_ORDER, glob[G_NEXT_COUNT])):
-        view = w(name)
-        for position in range(min(int(used), S)):
-            seat = int(glob[field.start + position])
+        base = _FLAT[name]
+        for position, seat in enumerate(glob[field][: min(int(used), S)].tolist()):
             if 0 <= seat < n:
-                view[rel(seat), position] = 1.0
+                on.append(base + relative_seat(seat, observer, n) * S + position)
 
     cached("displays", _display_key(g, observer), _write_displays)
 
     # -- round
-    w("round")[min(int(glob[G_ROUND]), 7)] = 1.0
-    phase = int(glob[G_PHASE])
-    w("phase")[phase] = 1.0
-    _one_hot_rows(w("round_tiles"), glob[G_ROUND_TILES])
-    w("final_tile")[int(glob[G_FINAL_TILE])] = 1.0
-    w("start_player")[rel(int(glob[G_START_PLAYER]))] = 1.0
+    first = w.index
+    w.skip(_ROUND_PART)
+    round_, phase, final_tile, start_player = glob[_ROUND_FIELDS].tolist()
+    on.append(_FLAT["round"] + min(round_, 7))
+    on.append(_FLAT["phase"] + phase)
+    base = _FLAT["round_tiles"]
+    on.extend(base + r * 12 + tile for r, tile in enumerate(glob[G_ROUND_TILES].tolist()) if tile >= 0)
+    on.append(_FLAT["final_tile"] + final_tile)
+    on.append(_FLAT["start_player"] + relative_seat(start_player, observer, n))
 
     # -- setup pools (empty after setup)
-    bundle_faction, bundle_bonus, draft = w("setup_bundle_faction"), w("setup_bundle_bonus"), w("setup_draft")
     if phase == Phase.SETUP:
+        bundle_faction, bundle_bonus, draft = w.views[first + 5 : first + 8]
         _one_hot_rows(bundle_faction, glob[G_BUNDLE_FACTION])
         _one_hot_rows(bundle_bonus, np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1))
         for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
             ids = glob[field]
             draft[offset + ids[ids >= 0]] = 1.0
+    buf[on] = 1.0
 
     # -- the pending decision
     _write_pending(g, w, observer, hex_pending)
 
 
+def _game_ones(g: Game) -> tuple[int, ...]:
+    """Flat indices of the 1.0 values of game_players, game_ruleset, game_map and player_present
+    (they depend on the configuration only; kept on the game, shared by its clones)."""
+    out = g.__dict__.get("_obs_game_ones")
+    if out is None:
+        n = g.seats
+        idx = [_FLAT["game_players"] + n - 2]
+        if g.config.ruleset == "v1.0":
+            idx.append(_FLAT["game_ruleset"])
+        if g.config.map_side == "1-3":
+            idx.append(_FLAT["game_map"])
+        idx.extend(_FLAT["player_present"] + r for r in range(n))
+        out = g._obs_game_ones = tuple(idx)
+    return out
+
+
 def _write_map(g: Game, observer: int, w: _Writer) -> None:
-    """The hex planes hex_terrain .. hex_reach."""
+    """The hex planes hex_terrain .. hex_reach.
+
+    The planes that do not depend on the observer are kept once for all observers (keyed by the
+    hexes and bridges), the others (owner, bridges, spades, reach) are written per observer.
+    """
     n = g.seats
     s = g.state
     players = s.players
-    hexes = s.hexes.astype(np.intp)
-    w("hex_terrain")[hexes[:, H_TERRAIN], np.arange(P)] = 1.0
-    building = hexes[:, H_BUILDING]
-    built = np.flatnonzero(building > 0)
-    w("hex_building")[building[built] - 1, built] = 1.0
-    owned = built[hexes[built, H_OWNER] >= 0]
-    w("hex_owner")[relative_seat(hexes[owned, H_OWNER], observer, n), owned] = 1.0
-    w("hex_neutral")[0] = hexes[:, H_NEUTRAL]
-    w("hex_pavilion")[0] = hexes[:, H_PAVILION]
-    w("hex_city")[0] = hexes[:, H_CITY]
-    w("hex_river_city")[0] = hexes[:, H_RIVER_CITY]
-    w("hex_mark")[0] = hexes[:, H_MARK]
+    names, span = _SECTIONS["map"]
+    first = w.index
+    w.skip(names)
+    v = dict(zip(names, w.views[first : first + len(names)], strict=True))
     bridges = s.built_bridges()
-    view = w("hex_bridges")
+    key = (g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), len(bridges))
+    hit = w.shared.get("map")
+    if hit is not None and hit[0] == key:
+        w.buf[span] = hit[1]  # observer planes are zero in it
+    else:
+        _write_static_planes(g, v, bridges)
+        w.shared["map"] = (key, w.buf[span].copy())
+    h = s.hexes
+    owned = np.flatnonzero((h[:, H_BUILDING] > 0) & (h[:, H_OWNER] >= 0))
+    v["hex_owner"][relative_seat(h[owned, H_OWNER].astype(np.intp), observer, n), owned] = 1.0
     if len(bridges):
+        view = v["hex_bridges"]
         owners = relative_seat(s.bridges[: len(bridges), 2].astype(np.intp), observer, n)
         view[owners, bridges[:, 0]] = 1.0
         view[owners, bridges[:, 1]] = 1.0
-    w("hex_bridge_spots")[0] = np.minimum(_free_spots(g, bridges) / 3.0, 1.0)
-    w("hex_border")[0] = g.geo.border
-    view = w("hex_spades")
-    if players[observer, P_BOARD] >= 0:
-        view[0] = np.where(g.geo.land, terrain_rules.distances_to_native(g, observer) / 3.0, 0.0)
-    w("hex_reach")[0] = terrain_rules.reach(g, observer)
+    native = int(players[observer, P_BOARD])
+    if native >= 0:
+        cache = terrain_rules.hex_cache(g).extra  # per hexes content: the plane of each native terrain
+        plane = cache.get(("obs_spades", native))
+        if plane is None:
+            dist = terrain_rules.distances_to_native(g, observer)
+            plane = cache[("obs_spades", native)] = np.where(g.geo.land, dist / 3.0, 0.0).astype(np.float32)
+        v["hex_spades"][0] = plane
+    v["hex_reach"][0] = terrain_rules.reach(g, observer)
+
+
+def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray) -> None:
+    """The observer-independent hex planes (terrain, building, flags, bridge spots, border)."""
+    hexes = g.state.hexes.astype(np.intp)
+    v["hex_terrain"][hexes[:, H_TERRAIN], np.arange(P)] = 1.0
+    building = hexes[:, H_BUILDING]
+    built = np.flatnonzero(building > 0)
+    v["hex_building"][building[built] - 1, built] = 1.0
+    v["hex_neutral"][0] = hexes[:, H_NEUTRAL]
+    v["hex_pavilion"][0] = hexes[:, H_PAVILION]
+    v["hex_city"][0] = hexes[:, H_CITY]
+    v["hex_river_city"][0] = hexes[:, H_RIVER_CITY]
+    v["hex_mark"][0] = hexes[:, H_MARK]
+    v["hex_bridge_spots"][0] = np.minimum(_free_spots(g, bridges) / 3.0, 1.0)
+    v["hex_border"][0] = g.geo.border
 
 
 def _write_displays(g: Game, observer: int, w: _Writer) -> None:
-    """The display blocks bonus_display .. neutral_faction."""
+    """The display blocks bonus_display .. neutral_faction.
+
+    Only ``scholar_spaces`` depends on the observer; the rest is kept once for all observers.
+    """
     n = g.seats
     glob = g.state.glob
+    names, span = _SECTIONS["displays"]
+    key = _display_key(g, observer)
+    hit = w.shared.get("displays")
+    if hit is not None and hit[0] == key:
+        w.skip(names)
+        w.buf[span] = hit[1]  # scholar_spaces is zero in it
+        view = w.views[_INDEX["scholar_spaces"]]
+    else:
+        _write_display_blocks(g, w)
+        view = w.views[_INDEX["scholar_spaces"]]
+        view[:] = 0.0
+        w.shared["displays"] = (key, w.buf[span].copy())
+    for space, who in enumerate(glob[G_SCHOLAR_SPACES].tolist()):
+        if who >= 0:
+            view[space, S if who == NEUTRAL_SEAT else relative_seat(who, observer, n)] = 1.0
 
-    def rel(seat: int) -> int:
-        return relative_seat(seat, observer, n)
+
+def _write_display_blocks(g: Game, w: _Writer) -> None:
+    """The display blocks in layout order; ``scholar_spaces`` is left to the caller."""
+    n = g.seats
+    glob = g.state.glob
 
     w("bonus_display")[:] = glob[G_BONUS_STATE] == -1
     w("bonus_coins")[:] = np.minimum(glob[G_BONUS_COINS] / BONUS_COIN_SCALE, 1.0)
@@ -543,11 +636,7 @@ def _write_displays(g: Game, observer: int, w: _Writer) -> None:
     in_play = glob[G_BOOK_ACTIONS]
     w("book_actions")[in_play] = 1.0
     w("book_actions_used")[in_play] = glob[G_BOOKS_USED] != 0
-    view = w("scholar_spaces")
-    occ = glob[G_SCHOLAR_SPACES]
-    for space in np.flatnonzero(occ >= 0):
-        who = int(occ[space])
-        view[space, S if who == NEUTRAL_SEAT else rel(who)] = 1.0
+    w("scholar_spaces")  # observer-dependent: written by _write_displays
     w("neutral_left")[:] = np.clip(glob[G_NEUTRAL_LEFT][1:8] / _neutral_supply(), 0.0, 1.0)
     w("pavilions_left")[0] = min(glob[G_PAVILIONS_LEFT] / PAVILION_SCALE, 1.0)
     view = w("neutral_faction")
@@ -593,11 +682,12 @@ def _free_spots(g: Game, bridges: np.ndarray) -> np.ndarray:
 def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) -> None:
     """The pending row (kind, seat, p0..p5) decoded per kind (see ``aoi_env.core.pending``)."""
     row = pending_stack.top(g.state)
-    v = {name: w(name) for name, _, _ in _PLAN[w.index :]}
+    first = w.index
+    w.skip(_PENDING_NAMES)
+    v = dict(zip(_PENDING_NAMES, w.views[first:], strict=False))
     if row is None:
         return
-    kind, seat = int(row[0]), int(row[1])
-    p = [int(x) for x in row[2:]]
+    kind, seat, *p = row.tolist()
     n = g.seats
     v["pending_kind"][_KIND_INDEX[kind]] = 1.0
     v["pending_seat"][relative_seat(seat, observer, n)] = 1.0
@@ -623,6 +713,14 @@ def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) 
         v["pending_builder"][relative_seat(p[1], observer, n)] = 1.0
     if kind in _HEX_P2:
         hex_pending[0, p[2]] = 1.0
+
+
+_PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]
+_PLAYER_PART = _NAMES[_INDEX["hex_pending"] : _INDEX["player_next_order"] + 1]
+_ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_draft"] + 1]
+_FLAT = {name: SLICES[name].start for name in _NAMES}
+_BIT_FIELDS = np.array([P_COMPETENCIES, P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY, P_SPECIALS_USED], dtype=np.intp)
+_ROUND_FIELDS = np.array([G_ROUND, G_PHASE, G_FINAL_TILE, G_START_PLAYER], dtype=np.intp)
 
 
 def action_mask(g: Game, seat: int) -> np.ndarray:

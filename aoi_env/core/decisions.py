@@ -35,7 +35,6 @@ from aoi_env.core.state import (
     G_NUM_BRIDGES,
     G_PALACE_STATE,
     H_BUILDING,
-    H_NEUTRAL,
     H_OWNER,
     H_PAVILION,
     P_BONUS,
@@ -230,21 +229,29 @@ def innovation_cost(g: Game, seat: int, space: int) -> tuple[np.ndarray, int, in
 
 
 def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
-    """(space, innovation id) pairs the seat can develop now."""
-    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
+    """(space, innovation id) pairs the seat can develop now (the costs of ``innovation_cost``)."""
+    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_BOARD, P_INNOVATIONS, P_NEUTRAL_PALACE
 
     s = g.state
-    p = s.players[seat]
-    if np.count_nonzero(p[P_INNOVATIONS] >= 0) >= 3:
+    pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
+    slot = sum(1 for t in pl[P_INNOVATIONS] if t >= 0)
+    if slot >= 3:
         return []
-    books = p[P_BOOKS]
+    books = pl[P_BOOKS]
+    total = sum(books)
+    # innovation_cost, unrolled: the slot's extra books and the no-Palace coins are the same for every space
+    extra = g.data.boards[pl[P_BOARD]].innovation_slot_books[slot]
+    has_palace = pl[P_PALACE_TILE] >= 0 or pl[P_NEUTRAL_PALACE] or pl[buildings.BUILT + Building.PALACE]
+    if not has_palace and pl[P_COINS] < g.data.raw["innovation_display"]["no_palace_coins"]:
+        return []
+    owner = s.glob[G_INNOV_OWNER].tolist()
     out = []
-    for space, tile in enumerate(s.glob[G_INNOV_SPACES]):
-        if tile < 0 or s.glob[G_INNOV_OWNER.start + tile] != -1:
+    for space, tile in enumerate(s.glob[G_INNOV_SPACES].tolist()):
+        if tile < 0 or owner[tile] != -1:
             continue
-        spec, any_books, coins = innovation_cost(g, seat, space)
-        if (books >= spec).all() and books.sum() - spec.sum() >= any_books and p[P_COINS] >= coins:
-            out.append((space, int(tile)))
+        spec, spec_sum, any_books = g.innovation_space_cost_ints[space]
+        if total - spec_sum >= any_books + extra and all(b >= c for b, c in zip(books, spec, strict=True)):
+            out.append((space, tile))
     return out
 
 
@@ -435,10 +442,10 @@ def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
     """Own, non-neutral buildings that can become ``new`` now."""
     if buildings.pieces_left(g, seat, new) <= 0:
         return []
-    h = g.state.hexes
-    old = Building.SCHOOL if source == UP_SWAP else _FROM[Building(new)]
-    ok = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == old) & (h[:, H_NEUTRAL] == 0)
-    out = [int(p) for p in np.flatnonzero(ok)]
+    old = Building.SCHOOL if source == UP_SWAP else _FROM[new]
+    if g.state.players[seat, buildings.BUILT + old] <= 0:  # = own non-neutral ``old`` buildings on the map
+        return []
+    out = list(terrain.own_positions(g, seat, old))
     if source == UP_ACTION:
         p = g.state.players[seat]
         out = [q for q in out if buildings.can_pay(p, buildings.upgrade_cost(g, seat, q, new))]

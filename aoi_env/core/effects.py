@@ -14,7 +14,7 @@ import numpy as np
 
 from aoi_env.core import pending
 from aoi_env.core.pending import BR_SPELL, TB_BUILD, TB_BUY, TB_LIZARD, UP_FREE, UP_SWAP, Kind
-from aoi_env.core.rules import buildings, power, science, terrain, tracks
+from aoi_env.core.rules import buildings, cities, power, science, terrain, tracks
 from aoi_env.core.state import (
     G_FINAL_TILE,
     G_PAVILIONS_LEFT,
@@ -71,7 +71,7 @@ def counter(g: Game, seat: int, name: str) -> int:
         return sum(1 for b in _BUILDING_COUNTERS.values() if buildings.count(g, seat, b) > 0)
     if name == "groups":
         own = [int(x) for x in np.flatnonzero(terrain.own_mask(g, seat))]
-        return len(g.geo.groups(own, g.adjacency()))
+        return len(cities.connected_groups(g, own))
     if name == "bridges":
         return int(p[P_BRIDGES])
     if name == "cities":

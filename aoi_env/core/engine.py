@@ -49,6 +49,7 @@ class Handler:
     describe: DescribeFn
 
 
+_AUTO = int(Kind.AUTO)
 HANDLERS: dict[int, Handler] = {}
 AUTO: dict[int, AutoFn] = {}
 
@@ -93,6 +94,8 @@ class Game:
         elif isinstance(config, str):
             config = GameConfig.parse(config)
         self.config = config
+        self._seats = config.seats  # read very often (observation rotation, offers): a plain attribute
+        self._players = config.players
         self.data: GameData = load()
         self.geo: Geometry = config.geometry
         self.tab: Tables = tables(config.ruleset, config.seats)
@@ -101,8 +104,12 @@ class Game:
         from aoi_env.core import decisions, flow, setup, terraform, turn  # noqa: F401  (register handlers)
 
         self.innovation_space_cost = setup.innovation_spaces(config.seats, self.data.raw)
+        self.innovation_space_cost_ints = tuple(
+            (tuple(spec.tolist()), int(spec.sum()), int(extra)) for spec, extra in self.innovation_space_cost
+        )  # (specific books, their sum, any books) per display space, as plain ints for the hot path
         self._legal: list[int] = []
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
+        self._nb_cache: tuple[bytes, tuple[tuple[int, ...], ...]] | None = None
         if state is not None:
             if state.seats != config.seats:
                 raise ValueError(f"the state has {state.seats} seats but {config} has {config.seats} players")
@@ -124,7 +131,7 @@ class Game:
     @property
     def seats(self) -> int:
         """Players then Automas (``config.seats``)."""
-        return self.config.seats
+        return self._seats
 
     def is_over(self) -> bool:
         return bool(self.state.glob[G_PHASE] == Phase.OVER)
@@ -147,20 +154,30 @@ class Game:
         return mask
 
     def legal_moves(self) -> list[str]:
-        return [self.move_str(a) for a in self._legal]
+        return [self._describe(a) for a in self._legal]
 
     def move_str(self, action: int) -> str:
-        """Notation of a legal id in the current position (docs/notation.md)."""
-        row = pending.top(self.state)
-        if row is None:
+        """Notation of a legal id in the current position (docs/notation.md); ValueError otherwise."""
+        if self.is_over():
             raise ValueError("the game is over: no moves")
-        return HANDLERS[int(row[0])].describe(self, row, int(action))
+        if action not in self._legal:  # describe functions assume a legal id (issue 9: clear errors)
+            raise ValueError(f"action {action!r} is not legal now; legal: {', '.join(self.legal_moves())}")
+        return self._describe(int(action))
+
+    def _describe(self, action: int) -> str:
+        row = pending.top(self.state)
+        assert row is not None
+        return HANDLERS[int(row[0])].describe(self, row, action)
 
     def parse_move(self, text: str) -> int:
         """The legal id whose notation is ``text`` (case and spacing are normalised)."""
+        if not isinstance(text, str):
+            raise ValueError(f"a move must be a notation string, got {text!r}")
+        if self.is_over():
+            raise ValueError(f"the game is over: cannot play {text!r}")
         want = " ".join(text.lower().split())
         for a in self._legal:
-            if self.move_str(a).lower() == want:
+            if self._describe(a).lower() == want:
                 return a
         verb = want.split(" ", 1)[0] if want else ""
         known = sorted({m.split(" ", 1)[0].lower() for m in self.legal_moves()})
@@ -177,9 +194,9 @@ class Game:
         action = int(action)
         if not 0 <= action < NUM_ACTIONS:
             raise ValueError(f"action id {action} is out of range 0..{NUM_ACTIONS - 1}")
-        if self.is_over():
-            raise ValueError("the game is over: no more actions")
-        if action not in self._legal:
+        if action not in self._legal:  # empty when the game is over
+            if self.is_over():
+                raise ValueError("the game is over: no more actions")
             row = pending.top(self.state)
             assert row is not None
             kind = Kind(int(row[0])).name.lower()
@@ -198,7 +215,7 @@ class Game:
 
     def is_player(self, seat: int) -> bool:
         """True for a human (agent) seat; Automa seats come after the players and never decide."""
-        return 0 <= seat < self.config.players
+        return 0 <= seat < self._players
 
     def is_automa(self, seat: int) -> bool:
         return self.config.players <= seat < self.seats
@@ -218,6 +235,19 @@ class Game:
         if self._adj_cache is None or self._adj_cache[0] != key:
             self._adj_cache = (key, self.geo.adjacency(self.state.built_bridges()))
         return self._adj_cache[1]
+
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, the positions ``adjacency()`` links it to (edges and built bridges), as ints."""
+        key = self.state.bridges.tobytes()
+        if self._nb_cache is None or self._nb_cache[0] != key:
+            nb = [list(q) for q in self.geo.neighbors]  # edge adjacency (R38) ...
+            for a, b in self.state.built_bridges().tolist():  # ... plus the built bridges
+                if b not in nb[a]:
+                    nb[a].append(b)
+                if a not in nb[b]:
+                    nb[b].append(a)
+            self._nb_cache = (key, tuple(tuple(q) for q in nb))
+        return self._nb_cache[1]
 
     def free_bridge_spots(self, seat: int, moles: bool = False) -> list[tuple[int, int]]:
         """Bridge locations the seat may build on now (R40, OP-47)."""
@@ -245,16 +275,18 @@ class Game:
         from aoi_env.core import flow
 
         s = self.state
+        glob = s.glob
         while True:
-            if s.glob[G_DEPTH] == 0:
-                if s.glob[G_PHASE] == Phase.OVER:
+            depth = int(glob[G_DEPTH])
+            if depth == 0:
+                if glob[G_PHASE] == Phase.OVER:
                     self._legal = []
                     return
                 flow.step(self)
                 continue
-            row = s.stack[s.glob[G_DEPTH] - 1]
+            row = s.stack[depth - 1]
             kind = int(row[0])
-            if kind >= Kind.AUTO:
+            if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
             legal = HANDLERS[kind].legal(self, row)

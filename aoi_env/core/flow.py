@@ -47,7 +47,7 @@ DISC_KEYS = ("banking", "law", "engineering", "medicine")
 
 
 def order(g: Game) -> list[int]:
-    return [int(x) for x in g.state.glob[G_ORDER][: g.seats]]
+    return g.state.glob[G_ORDER][: g.seats].tolist()
 
 
 def step(g: Game) -> None:
@@ -86,11 +86,12 @@ def start_round(g: Game, rnd: int) -> None:
 def _next_turn(g: Game) -> None:
     s = g.state
     seats = order(g)
-    if all(s.players[seat, P_PASSED] for seat in seats):
+    passed = s.players[:, P_PASSED].tolist()
+    if all(passed[seat] for seat in seats):
         _end_of_actions(g)
         return
     turn = int(s.glob[G_TURN])
-    while s.players[seats[turn], P_PASSED]:
+    while passed[seats[turn]]:
         turn = (turn + 1) % len(seats)
     s.glob[G_TURN] = turn
     seat = seats[turn]

@@ -1,24 +1,74 @@
-"""State invariants (DESIGN.md Quality): checked after every decision by the fuzz tests.
+"""State invariants (DESIGN.md Quality, issue 9): checked after every decision by the fuzz tests.
 
 ``violations(game)`` returns a list of human-readable problems (empty when the state is sound);
-``check(game)`` raises ``AssertionError`` with all of them.
+``check(game)`` raises ``AssertionError`` with all of them.  ``raw_env(check_invariants=True)``
+runs ``check`` after every step, and ``python -m aoi_env.fuzz`` after every decision of
+random games.
+
+What is checked (one small function per group, all read-only):
+
+* resources: coins, tools, scholars, books, bowls, VP (the score), burned / added tokens never
+  negative; power tokens in the three bowls = 12 - burned + added (R29, R32, R33);
+* pieces: buildings on the map = the planning-board counters per building type and owner, never
+  more than the printed pieces (R54); neutral pieces on the map + in the supply = the pieces of
+  the game (R46); pavilions in hand + in the supply <= 8, + attached = 8 with ``strict`` (C6);
+  city tiles taken from the supply <= keys held, = with ``strict`` (R45); bridges on the map = the
+  counters, at most 3 per player (R40); scholars in supply + holdings + on the science board = 7
+  (R3, R47); a consistent map (a building has an owner, flags only on buildings, no building off
+  the land);
+* science: levels 0-12, levels >= 8 only with keys (tracks >= 8 <= city tiles, R50, OP-31), at
+  most one marker on 12 per discipline, the 2-player neutral markers included (R52, R24);
+  scholar spaces hold a seat, the neutral faction or nothing;
+* tiles: every round bonus tile, innovation, palace tile and competency is in exactly one place
+  and players and displays agree (R53, R68, R73, R78; a drafted palace tile may be on its way
+  to the player while its effect is pending); innovation slots fill from the left;
+* tracks: sailing and terraforming within the planning board (R71, R72);
+* the Automa (AUTOMA.md §1): no coins, tools, scholars, books, power, keys, palace tiles,
+  competencies, bridges or pavilions; no decision is ever pending for an Automa seat;
+* the machine: phase and round in range, this round's turn order a permutation of the seats,
+  passing order = the passed seats, stack depth within the stack and its rows of known kinds
+  and seats, the top row a decision of the current player with at least one legal move, an empty
+  stack once the game is over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from aoi_env.core.pending import Kind
 from aoi_env.core.rules.science import KEY_LEVEL, MAX_LEVEL
 from aoi_env.core.state import (
+    G_BONUS_STATE,
+    G_CITY_LEFT,
+    G_COMP_LEFT,
+    G_DEPTH,
+    G_INNOV_OWNER,
+    G_NEUTRAL_LEFT,
+    G_NEUTRAL_SCIENCE,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
     G_NUM_BRIDGES,
+    G_ORDER,
+    G_PALACE_STATE,
+    G_PAVILIONS_LEFT,
     G_PHASE,
+    G_ROUND,
     G_SCHOLAR_SPACES,
     H_BUILDING,
+    H_CITY,
+    H_MARK,
     H_NEUTRAL,
     H_OWNER,
+    H_PAVILION,
+    MAX_BRIDGES,
+    MAX_STACK,
+    NEUTRAL_SEAT,
     P_ADDED_TOKENS,
+    P_BOARD,
+    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_BRIDGES,
@@ -26,64 +76,426 @@ from aoi_env.core.state import (
     P_BURNED,
     P_CITIES,
     P_COINS,
+    P_COMPETENCIES,
+    P_DRAFT_PALACE,
+    P_INNOVATIONS,
     P_NEUTRAL_BUILT,
+    P_NEUTRAL_PALACE,
+    P_PALACE_TILE,
+    P_PASSED,
+    P_PAVILIONS,
+    P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
     P_SCIENCE,
+    P_SETUP_SPADES,
+    P_TERRAFORMING,
     P_TOOLS,
     P_VP,
     Phase,
 )
+from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
+NUM_BUILDINGS = 8  # Building 0 (none) .. 7 (monument)
+KINDS = frozenset(int(k) for k in Kind)
+FLAGS = [H_NEUTRAL, H_PAVILION, H_CITY, H_MARK]
 
-def violations(g: Game) -> list[str]:
-    s = g.state
+
+def violations(g: Game, strict: bool = False) -> list[str]:
+    """Every broken invariant of the position, as readable sentences (empty = sound).
+
+    ``strict`` adds the exact conservation of pavilions and city tiles (``STRICT_GROUPS``), which
+    holds in every played game; ``testing.Scenario`` positions may hand out pavilions and keys
+    without taking the pieces (``.pavilion``, ``.set(cities=...)``), so the default checks only
+    that no piece appears from nowhere.
+    """
     out: list[str] = []
-    data = g.data
-    h = s.hexes
-    for seat in range(g.seats):
-        p = s.players[seat]
-        for name, value in (("coins", p[P_COINS]), ("tools", p[P_TOOLS]), ("scholars", p[P_SCHOLARS]),
-                            ("scholar supply", p[P_SCHOLAR_SUPPLY]), ("VP", p[P_VP])):  # fmt: skip
-            if value < 0:
-                out.append(f"seat {seat}: {name} is negative ({int(value)})")
-        if (p[P_BOOKS] < 0).any() or (p[P_BOWLS] < 0).any():
-            out.append(f"seat {seat}: negative books or bowls {p[P_BOOKS]} {p[P_BOWLS]}")
-        tokens = data.raw["power_tokens_per_player"] - int(p[P_BURNED]) + int(p[P_ADDED_TOKENS])
-        if s.glob[G_PHASE] != Phase.SETUP and g.is_player(seat) and int(p[P_BOWLS].sum()) != tokens:
-            out.append(f"seat {seat}: {int(p[P_BOWLS].sum())} power tokens in the bowls, expected {tokens}")
-        on_board = int(np.count_nonzero(s.glob[G_SCHOLAR_SPACES] == seat))
-        total = int(p[P_SCHOLARS] + p[P_SCHOLAR_SUPPLY]) + on_board
-        if total != data.raw["scholars_per_player"]:
-            out.append(f"seat {seat}: {total} scholars in supply, holdings and on the board, expected 7")
-        mine = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)
-        for b in range(1, 8):
-            own = int(np.count_nonzero(mine & (h[:, H_BUILDING] == b) & (h[:, H_NEUTRAL] == 0)))
-            neutral = int(np.count_nonzero(mine & (h[:, H_BUILDING] == b) & (h[:, H_NEUTRAL] == 1)))
-            if own != p[P_BUILT.start + b] or neutral != p[P_NEUTRAL_BUILT.start + b]:
-                out.append(f"seat {seat}: building {b} count mismatch (map {own}/{neutral})")
-            if p[P_BUILT.start + b] > data.building_pieces[b]:
-                out.append(f"seat {seat}: more buildings of type {b} than pieces")
-        sci = p[P_SCIENCE]
-        if (sci < 0).any() or (sci > MAX_LEVEL).any():
-            out.append(f"seat {seat}: science level out of range {sci}")
-        if np.count_nonzero(sci >= KEY_LEVEL) > p[P_CITIES]:
-            out.append(f"seat {seat}: {np.count_nonzero(sci >= KEY_LEVEL)} tracks above 7 with {int(p[P_CITIES])} keys")
-        bridges = int(np.count_nonzero(s.bridges[: s.glob[G_NUM_BRIDGES], 2] == seat))
-        if bridges != p[P_BRIDGES]:
-            out.append(f"seat {seat}: {bridges} bridges on the map, counter says {int(p[P_BRIDGES])}")
-    tops = (s.players[:, P_SCIENCE] >= MAX_LEVEL).sum(axis=0)
-    if (tops > 1).any():
-        out.append(f"more than one marker on level 12: {tops}")
-    if not g.is_over() and not g.legal_actions():
-        out.append("the acting seat has no legal move")
+    for group in GROUPS:
+        group(g, out)
+    if strict:
+        for group in STRICT_GROUPS:
+            group(g, out)
     return out
 
 
-def check(g: Game) -> None:
-    problems = violations(g)
+def neutral_faction(g: Game) -> bool:
+    """R24: a 2-player game without an Automa has the neutral faction (scholars, science markers)."""
+    return g.seats == 2 and not g.config.automa
+
+
+def check(g: Game, strict: bool = False) -> None:
+    """Raise ``AssertionError`` listing every violation (see ``violations``)."""
+    problems = violations(g, strict)
     if problems:
         raise AssertionError("; ".join(problems))
+
+
+# ------------------------------------------------------------------------------------------------
+# resources and power
+
+
+NON_NEGATIVE = (
+    ("coins", P_COINS), ("tools", P_TOOLS), ("scholars", P_SCHOLARS), ("scholar supply", P_SCHOLAR_SUPPLY),
+    ("VP", P_VP), ("burned tokens", P_BURNED), ("added tokens", P_ADDED_TOKENS), ("setup spades", P_SETUP_SPADES),
+)  # fmt: skip
+NON_NEGATIVE_COLUMNS = [field for _, field in NON_NEGATIVE]
+
+
+def _resources(g: Game, out: list[str]) -> None:
+    s = g.state
+    p = s.players
+    negative = p[:, NON_NEGATIVE_COLUMNS] < 0
+    if negative.any():
+        for seat, i in zip(*np.nonzero(negative), strict=True):
+            out.append(f"seat {seat}: {NON_NEGATIVE[i][0]} is negative ({int(p[seat, NON_NEGATIVE[i][1]])})")
+    for seat in np.flatnonzero((p[:, P_BOOKS] < 0).any(axis=1) | (p[:, P_BOWLS] < 0).any(axis=1)):
+        out.append(f"seat {seat}: negative books or bowls {p[seat, P_BOOKS].tolist()} {p[seat, P_BOWLS].tolist()}")
+    if s.glob[G_PHASE] != Phase.SETUP:
+        humans = g.config.players
+        tokens = g.data.raw["power_tokens_per_player"] - p[:humans, P_BURNED] + p[:humans, P_ADDED_TOKENS]
+        bowls = p[:humans, P_BOWLS].sum(axis=1)
+        for seat in np.flatnonzero(bowls != tokens):
+            out.append(f"seat {seat}: {int(bowls[seat])} power tokens in the bowls, expected {int(tokens[seat])}")
+    for seat in np.flatnonzero((p[:, P_PASSED] != 0) & (p[:, P_PASSED] != 1)):
+        out.append(f"seat {seat}: passed flag is {int(p[seat, P_PASSED])}")
+
+
+# ------------------------------------------------------------------------------------------------
+# pieces: buildings, neutral pieces, pavilions, bridges, scholars, map consistency
+
+
+def _map(g: Game, out: list[str]) -> None:
+    h = g.state.hexes
+    building = h[:, H_BUILDING]
+    built = building > 0
+    owner = h[:, H_OWNER]
+    if ((building < 0) | (building >= NUM_BUILDINGS)).any():
+        out.append(f"unknown building type on the map: {sorted(set(building.tolist()))}")
+    problems = (
+        ("buildings without a valid owner", built & ((owner < 0) | (owner >= g.seats))),
+        ("owner set on empty hexes", ~built & (owner != -1)),
+        ("buildings off the land", built & ~g.geo.land),
+        ("neutral / pavilion / city / mark flags on empty hexes", ~built & (h[:, FLAGS] != 0).any(axis=1)),
+        ("marked buildings not an Automa's (AUTOMA.md §5.1)", (h[:, H_MARK] != 0) & (owner < g.config.players)),
+    )  # fmt: skip
+    for text, bad in problems:
+        if bad.any():
+            out.append(f"{text} at positions {np.flatnonzero(bad).tolist()}")
+
+
+def _buildings(g: Game, out: list[str]) -> None:
+    s = g.state
+    h = s.hexes
+    p = s.players
+    n = g.seats
+    pieces = np.asarray(g.data.building_pieces)
+    owner = h[:, H_OWNER].astype(np.intp)
+    btype = h[:, H_BUILDING].astype(np.intp)
+    ok = (btype > 0) & (btype < NUM_BUILDINGS) & (owner >= 0) & (owner < n)  # the rest is _map's report
+    index = (owner[ok] * 2 + (h[ok, H_NEUTRAL] != 0)) * NUM_BUILDINGS + btype[ok]
+    counts = np.bincount(index, minlength=n * 2 * NUM_BUILDINGS).reshape(n, 2, NUM_BUILDINGS)
+    counters = np.stack([p[:, P_BUILT], p[:, P_NEUTRAL_BUILT]], axis=1)
+    for seat, b in zip(*np.nonzero((counts != counters).any(axis=1)), strict=True):
+        out.append(
+            f"seat {seat}: building {b} count mismatch (map {counts[seat, 0, b]}/{counts[seat, 1, b]}, "
+            f"counters {counters[seat, 0, b]}/{counters[seat, 1, b]})"
+        )
+    for seat, b in zip(*np.nonzero((p[:, P_BUILT] > pieces) | (p[:, P_BUILT] < 0)), strict=True):
+        out.append(f"seat {seat}: {int(p[seat, P_BUILT.start + b])} buildings of type {b}, {pieces[b]} pieces")
+    has_neutral_palace = (p[:, P_NEUTRAL_BUILT.start + Building.PALACE] > 0).astype(p.dtype)
+    for seat in np.flatnonzero(p[:, P_NEUTRAL_PALACE] != has_neutral_palace):
+        out.append(f"seat {seat}: neutral palace flag {int(p[seat, P_NEUTRAL_PALACE])} without the piece (OP-39)")
+
+
+def _neutral_pieces(g: Game, out: list[str]) -> None:
+    s = g.state
+    owned = s.players[:, P_NEUTRAL_BUILT].sum(axis=0).tolist()
+    left = s.glob[G_NEUTRAL_LEFT].tolist()
+    for key, count in g.data.raw["neutral_pieces"].items():
+        b = int(Building[key.upper()])
+        if left[b] < 0 or left[b] + owned[b] != count:
+            out.append(f"neutral {key}: {left[b]} in the supply + {owned[b]} on the map != {count} pieces (R46)")
+
+
+def _pavilions(g: Game, out: list[str]) -> None:
+    s = g.state
+    hand = s.players[:, P_PAVILIONS].tolist()
+    left = int(s.glob[G_PAVILIONS_LEFT])
+    total = g.data.raw["pavilion_pieces"]
+    if left < 0 or min(hand) < 0 or left + sum(hand) > total:
+        out.append(f"pavilions: {left} in the supply + {hand} in hand, {total} pieces (C6)")
+
+
+def _pavilions_exact(g: Game, out: list[str]) -> None:
+    s = g.state
+    attached = int(np.count_nonzero(s.hexes[:, H_PAVILION]))
+    hand = s.players[:, P_PAVILIONS].tolist()
+    left = int(s.glob[G_PAVILIONS_LEFT])
+    total = g.data.raw["pavilion_pieces"]
+    if left + sum(hand) + attached != total:
+        out.append(f"pavilions: {left} in the supply + {hand} in hand + {attached} attached != {total} (C6)")
+
+
+def _bridges(g: Game, out: list[str]) -> None:
+    s = g.state
+    n = int(s.glob[G_NUM_BRIDGES])
+    if not 0 <= n <= MAX_BRIDGES:
+        out.append(f"{n} bridges on the map, at most {MAX_BRIDGES}")
+        return
+    rows = s.bridges[:n].tolist()
+    if s.bridges[n:].any():
+        out.append("bridge rows beyond the bridge count are not empty")
+    if len({(a, b) for a, b, _ in rows}) != n or any(a >= b for a, b, _ in rows):
+        out.append(f"duplicate or unordered bridges {rows}")
+    owners = [seat for _, _, seat in rows]
+    if any(not 0 <= seat < g.seats for seat in owners):
+        out.append(f"bridge of an unknown seat {rows}")
+    per_player = g.data.raw["bridges_per_player"]
+    for seat, counter in enumerate(s.players[:, P_BRIDGES].tolist()):
+        count = owners.count(seat)
+        if count != counter:
+            out.append(f"seat {seat}: {count} bridges on the map, counter says {counter}")
+        if count > per_player:
+            out.append(f"seat {seat}: {count} bridges, at most {per_player} (R40)")
+
+
+def _scholars(g: Game, out: list[str]) -> None:
+    s = g.state
+    spaces = s.glob[G_SCHOLAR_SPACES].tolist()
+    n = g.seats
+    neutral = neutral_faction(g)
+    if any(not (x == -1 or 0 <= x < n or (x == NEUTRAL_SEAT and neutral)) for x in spaces):
+        out.append(f"scholar spaces hold unknown occupants {spaces}")
+    total = g.data.raw["scholars_per_player"]
+    held = s.players[:, P_SCHOLARS].tolist()
+    supply = s.players[:, P_SCHOLAR_SUPPLY].tolist()
+    for seat in range(n):
+        have = held[seat] + supply[seat] + spaces.count(seat)
+        if have != total:
+            out.append(f"seat {seat}: {have} scholars in supply, holdings and on the board, expected {total}")
+
+
+# ------------------------------------------------------------------------------------------------
+# science and tracks
+
+
+def _science(g: Game, out: list[str]) -> None:
+    s = g.state
+    sci = s.players[:, P_SCIENCE].tolist()
+    keys = s.players[:, P_CITIES].tolist()
+    neutral = s.glob[G_NEUTRAL_SCIENCE].tolist()
+    for seat, levels in enumerate(sci):
+        if any(not 0 <= v <= MAX_LEVEL for v in levels):
+            out.append(f"seat {seat}: science level out of range {levels}")
+        unlocked = sum(v >= KEY_LEVEL for v in levels)
+        if unlocked > keys[seat]:
+            out.append(f"seat {seat}: {unlocked} tracks above 7 with {keys[seat]} keys (R50)")
+    if any(not 0 <= v <= MAX_LEVEL for v in neutral) or (any(neutral) and not neutral_faction(g)):
+        out.append(f"neutral science levels {neutral} (R24: only the 2-player neutral faction has markers)")
+    tops = [sum(levels[d] >= MAX_LEVEL for levels in [*sci, neutral]) for d in range(len(neutral))]
+    if max(tops) > 1:
+        out.append(f"more than one marker on level 12: {tops} (R52)")
+
+
+def _tracks(g: Game, out: list[str]) -> None:
+    s = g.state
+    for seat in range(g.seats):
+        p = s.players[seat]
+        if p[P_BOARD] < 0:
+            continue
+        board = g.data.boards[int(p[P_BOARD])]
+        if not 0 <= p[P_SAILING] <= board.sailing_max:
+            out.append(f"seat {seat}: sailing {int(p[P_SAILING])} outside 0..{board.sailing_max} (R71)")
+        top = len(board.terraforming_tools) - 1
+        if not 0 <= p[P_TERRAFORMING] <= top:
+            out.append(f"seat {seat}: terraforming {int(p[P_TERRAFORMING])} outside 0..{top} (R72)")
+
+
+# ------------------------------------------------------------------------------------------------
+# tiles: bonus, innovations, palace tiles, competencies, cities
+
+
+def _holders(g: Game, tiles: list[list[int]], size: int, what: str, out: list[str]) -> list[int]:
+    """Tile -> seat from each seat's list of held tiles (-9 = nobody); a tile held twice is reported."""
+    holder = [-9] * size
+    for seat, held in enumerate(tiles):
+        for t in held:
+            if not 0 <= t < size:
+                out.append(f"seat {seat} holds unknown {what} {t}")
+            elif holder[t] != -9:
+                out.append(f"{what} {t + 1} is held by seats {holder[t]} and {seat}")
+            else:
+                holder[t] = seat
+    return holder
+
+
+def _bonus_tiles(g: Game, out: list[str]) -> None:
+    s = g.state
+    state = s.glob[G_BONUS_STATE].tolist()
+    held = [[b] if b >= 0 else [] for b in s.players[:, P_BONUS].tolist()]
+    holder = _holders(g, held, len(state), "bonus tile", out)
+    for b, where in enumerate(state):
+        if where < -2 or ((where >= 0 or holder[b] >= 0) and where != holder[b]):
+            out.append(f"bonus tile B{b + 1} is with {where} by the display, with seat {holder[b]} by the players")
+
+
+def _innovations(g: Game, out: list[str]) -> None:
+    s = g.state
+    owner = s.glob[G_INNOV_OWNER].tolist()
+    slots = s.players[:, P_INNOVATIONS].tolist()
+    held = [[t for t in row if t >= 0] for row in slots]
+    for seat, row in enumerate(slots):
+        if any(t < 0 for t in row[: len(held[seat])]):
+            out.append(f"seat {seat}: innovation slots {row} not filled from the left (R73)")
+    holder = _holders(g, held, len(owner), "innovation", out)
+    for t, where in enumerate(owner):
+        if (where >= 0 or holder[t] >= 0) and where != holder[t]:
+            out.append(f"innovation {t} is with seat {where} by the display, with seat {holder[t]} by the players")
+
+
+def _palace_tiles(g: Game, out: list[str]) -> None:
+    s = g.state
+    state = s.glob[G_PALACE_STATE].tolist()
+    depth = int(s.glob[G_DEPTH])
+    rows = s.stack[: max(0, min(depth, MAX_STACK))].tolist()
+    in_flight = [[] for _ in range(g.seats)]  # drafted tile between Palace and effect (PALACE_EFFECT pending)
+    for r in rows:
+        if r[0] == Kind.PALACE_EFFECT and 0 <= r[1] < g.seats:
+            in_flight[r[1]].append(r[2])
+    built = s.players[:, P_PALACE_TILE].tolist()
+    drafted = s.players[:, P_DRAFT_PALACE].tolist()
+    held = [[t for t in (built[q], drafted[q], *in_flight[q]) if t >= 0] for q in range(g.seats)]
+    holder = _holders(g, held, len(state), "palace tile", out)
+    for t, where in enumerate(state):
+        if (where >= 0 or holder[t] >= 0) and where != holder[t]:
+            out.append(f"palace tile {t + 1} is with seat {where} by the display, with seat {holder[t]} by the players")
+
+
+def _competencies(g: Game, out: list[str]) -> None:
+    s = g.state
+    copies = g.data.raw["competency_display"]["copies"]
+    masks = s.players[:, P_COMPETENCIES].astype(np.int64)
+    taken = (masks[:, None] >> np.arange(12) & 1).sum(axis=0)
+    left = s.glob[G_COMP_LEFT]
+    for c in np.flatnonzero((left < 0) | (left + taken != copies)):
+        out.append(f"competency C{c + 1}: {int(left[c])} left + {int(taken[c])} taken != {copies} copies (R53)")
+    if (masks >> 12).any() or (masks < 0).any():
+        out.append(f"competency masks name unknown tiles {masks.tolist()}")
+
+
+def _cities(g: Game, out: list[str]) -> None:
+    s = g.state
+    copies = g.data.raw["city_copies"]
+    left = s.glob[G_CITY_LEFT].tolist()
+    held = s.players[:, P_CITIES].tolist()
+    taken = sum(copies - k for k in left)
+    if any(not 0 <= k <= copies for k in left) or min(held) < 0:
+        out.append(f"city tiles left {left}, held {held}")
+    elif taken > sum(held):
+        out.append(f"{taken} city tiles taken, players hold {sum(held)} (R45)")
+
+
+def _cities_exact(g: Game, out: list[str]) -> None:
+    copies = g.data.raw["city_copies"]
+    taken = sum(copies - k for k in g.state.glob[G_CITY_LEFT].tolist())
+    held = int(g.state.players[:, P_CITIES].sum())
+    if taken != held:
+        out.append(f"{taken} city tiles taken, players hold {held} keys (R45)")
+
+
+# ------------------------------------------------------------------------------------------------
+# the Automa and the decision machine
+
+
+AUTOMA_EMPTY = (
+    ("coins", P_COINS), ("tools", P_TOOLS), ("scholars", P_SCHOLARS), ("cities", P_CITIES),
+    ("bridges", P_BRIDGES), ("pavilions", P_PAVILIONS), ("competencies", P_COMPETENCIES),
+    ("burned", P_BURNED), ("added tokens", P_ADDED_TOKENS), ("terraforming", P_TERRAFORMING),
+)  # fmt: skip
+
+
+def _automa(g: Game, out: list[str]) -> None:
+    for seat in range(g.config.players, g.seats):
+        p = g.state.players[seat]
+        for name, field in AUTOMA_EMPTY:
+            if p[field] != 0:
+                out.append(f"Automa seat {seat} has {name} ({int(p[field])}) (AUTOMA.md §1)")
+        if p[P_BOOKS].any() or p[P_BOWLS].any():
+            out.append(f"Automa seat {seat} has books or power {p[P_BOOKS].tolist()} {p[P_BOWLS].tolist()}")
+        if p[P_PALACE_TILE] >= 0 or p[P_DRAFT_PALACE] >= 0:
+            out.append(f"Automa seat {seat} has a palace tile (AUTOMA.md §11)")
+
+
+def _turn_order(g: Game, out: list[str]) -> None:
+    s = g.state
+    phase, rnd = int(s.glob[G_PHASE]), int(s.glob[G_ROUND])
+    if not 0 <= phase < len(Phase.NAMES) or not 0 <= rnd <= 7:
+        out.append(f"phase {phase} / round {rnd} out of range")
+        return
+    if (phase == Phase.OVER) != (rnd == 7) or (phase == Phase.SETUP) != (rnd == 0):
+        out.append(f"phase {Phase.NAMES[phase]} in round {rnd}")
+    if phase in (Phase.SETUP, Phase.OVER):
+        return
+    n = g.seats
+    order = s.glob[G_ORDER]
+    if sorted(order[:n].tolist()) != list(range(n)) or (order[n:] != -1).any():
+        out.append(f"turn order {order.tolist()} is not a permutation of the {n} seats")
+    count = int(s.glob[G_NEXT_COUNT])
+    nxt = s.glob[G_NEXT_ORDER][: max(0, min(count, n))].tolist()
+    passed = [seat for seat in range(n) if s.players[seat, P_PASSED]]
+    if phase == Phase.ACTIONS and (len(set(nxt)) != count or sorted(nxt) != passed):
+        out.append(f"passing order {nxt} does not match the passed seats {passed} (R78.4)")
+
+
+def _stack(g: Game, out: list[str]) -> None:
+    s = g.state
+    depth = int(s.glob[G_DEPTH])
+    if not 0 <= depth <= MAX_STACK:
+        out.append(f"pending stack depth {depth} outside 0..{MAX_STACK}")
+        return
+    rows = s.stack[:depth]
+    for i, row in enumerate(rows):
+        if int(row[0]) not in KINDS or not 0 <= row[1] < g.seats:
+            out.append(f"pending row {i} is {row.tolist()}: unknown kind or seat")
+    if g.is_over():
+        if depth:
+            out.append(f"the game is over with {depth} pending entries")
+        return
+    if not depth:
+        out.append("no pending decision in a running game")
+        return
+    kind, seat = int(rows[-1][0]), int(rows[-1][1])
+    if kind >= Kind.AUTO:
+        out.append(f"an automatic entry ({Kind(kind).name}) waits on top of the stack")
+    if not g.is_player(seat):
+        out.append(f"seat {seat} decides, but it is not a player (AUTOMA.md: the Automa never decides)")
+    if not g.legal_actions():
+        out.append("the acting seat has no legal move")
+
+
+GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
+    _resources,
+    _map,
+    _buildings,
+    _neutral_pieces,
+    _pavilions,
+    _bridges,
+    _scholars,
+    _science,
+    _tracks,
+    _bonus_tiles,
+    _innovations,
+    _palace_tiles,
+    _competencies,
+    _cities,
+    _automa,
+    _turn_order,
+    _stack,
+)
+"""The invariant groups in the order they run (each appends its problems to ``out``)."""
+
+STRICT_GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (_pavilions_exact, _cities_exact)
+"""Exact conservation that played games keep and hand-built Scenario positions may not."""

@@ -14,7 +14,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from aoi_env.core.state import G_DEPTH, MAX_STACK, State
+from aoi_env.core.state import G_DEPTH, MAX_STACK, STACK_FIELDS, State
 
 
 class Kind(IntEnum):
@@ -105,15 +105,14 @@ DROPPABLE = frozenset(
 """Decisions for an optional effect that is simply lost when no legal move exists (R46.1, OP-45)."""
 
 
+_ZEROS = (0,) * (STACK_FIELDS - 2)
+
+
 def push(state: State, kind: int, seat: int, *params: int) -> None:
-    depth = state.glob[G_DEPTH]
+    depth = int(state.glob[G_DEPTH])
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
-    row = state.stack[depth]
-    row[:] = 0
-    row[0] = kind
-    row[1] = seat
-    row[2 : 2 + len(params)] = params
+    state.stack[depth] = (kind, seat, *params, *_ZEROS[len(params) :])  # one write of the whole row
     state.glob[G_DEPTH] = depth + 1
 
 

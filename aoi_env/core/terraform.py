@@ -26,10 +26,12 @@ from aoi_env.core.moves import BUILDING_BASE, CONVERT_BASE, COUNT_BASE, DONE, FL
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
 from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
+    G_NUM_BRIDGES,
     G_ORDER,
     G_PHASE,
     G_TURN,
     H_BUILDING,
+    P_BOARD,
     P_COINS,
     P_FACTION,
     P_PALACE_TILE,
@@ -92,12 +94,63 @@ def _fly_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
 
 
 def has_tb_target(g: Game, seat: int, free: int, flags: int) -> bool:
-    """Some first hex exists for a TB with these free spades and flags (no dead ends)."""
-    return bool(
-        _plain_targets(g, seat, free, flags).any()
-        or _tunnel_targets(g, seat, free, flags).any()
-        or _fly_targets(g, seat, free, flags).any()
-    )
+    """Some first hex exists for a TB with these free spades and flags (no dead ends).
+
+    The same answer as ``_plain_targets(...).any() or _tunnel_targets(...).any() or
+    _fly_targets(...).any()``, from two cached facts per area: does it hold an empty non-native
+    hex, an empty native hex (``_area_facts``; issue 10).
+    """
+    pl = g.state.players[seat].tolist()
+    tools = pl[P_TOOLS]
+    if _tb_possible(g, seat, _area_facts(g, seat, "reach"), free, flags, tools, pl):
+        return True
+    if flags & TB_NO_JUMP:
+        return False
+    tunnel = _can_tunnel(g, seat) and tools >= 1
+    if tunnel and _tb_possible(g, seat, _area_facts(g, seat, "tunnel"), free, flags, tools - 1, pl):
+        return True
+    if _can_fly(g, seat) and pl[P_SCHOLARS] >= 1:
+        return _tb_possible(g, seat, _area_facts(g, seat, "fly"), free, flags, tools, pl)
+    return False
+
+
+def _tb_possible(
+    g: Game, seat: int, facts: tuple[bool, bool], free: int, flags: int, tools: int, pl: list[int]
+) -> bool:
+    """``_targets(...).any()`` from the area facts (non-native empty hex, native empty hex)."""
+    non_native, native = facts
+    if non_native and (free > 0 or (flags & TB_BUY and tools >= terrain.tools_per_spade(g, seat))):
+        return True
+    if native and flags & TB_BUILD and not flags & TB_LIZARD:
+        cost = g.data.building_cost[Building.WORKSHOP]
+        return bool(
+            buildings.pieces_left(g, seat, Building.WORKSHOP) > 0
+            and tools >= cost["tools"]
+            and pl[P_COINS] >= cost["coins"]
+        )
+    return False
+
+
+def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
+    """(an empty non-native land hex, an empty native land hex) in the seat's reach / tunnel / flight
+    area, cached with the hexes (``terrain.hex_cache``)."""
+    if kind == "reach":  # the frequent case, with bit sets
+        reach = terrain.reach_bits(g, seat)
+        non_native, native = terrain.land_bits(g, seat)
+        return bool(reach & non_native), bool(reach & native)
+    s = g.state
+    key = ("tb_facts", kind, seat, int(s.players[seat, P_BOARD]), int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
+    cache = terrain.hex_cache(g).extra
+    facts = cache.get(key)
+    if facts is None:
+        if kind == "tunnel":
+            area = g.geo.tunnel_targets(terrain.own_mask(g, seat), s.built_bridges())
+        else:
+            area = g.geo.flight_targets(terrain.own_mask(g, seat), s.built_bridges())
+        empty = terrain.empty_land(g) & area
+        dist = terrain.distances_to_native(g, seat)
+        facts = cache[key] = (bool((empty & (dist > 0)).any()), bool((empty & (dist == 0)).any()))
+    return facts
 
 
 def _hexes(mask: np.ndarray) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from aoi_env.core import effects, pending, terraform
+from aoi_env.core.decisions import _FROM as UPGRADE_SOURCE
 from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, pavilion_targets, upgrade_targets
 from aoi_env.core.engine import Game, applies, automatic, decision
 from aoi_env.core.moves import (
@@ -50,7 +51,7 @@ from aoi_env.core.moves import (
 )
 from aoi_env.core.pending import BR_MOLES, PART_EFFECT, SRC_BOOK, TB_BUILD, TB_BUY, UP_ACTION, Kind
 from aoi_env.core.rules import power, science, tracks
-from aoi_env.core.rules.power import III
+from aoi_env.core.rules.power import II, III
 from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
@@ -59,9 +60,11 @@ from aoi_env.core.state import (
     G_ROUND,
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
+    P_BOARD,
     P_BONUS,
     P_BOOKS,
     P_BRIDGES,
+    P_BUILT,
     P_COINS,
     P_COMPETENCIES,
     P_FACTION,
@@ -69,14 +72,17 @@ from aoi_env.core.state import (
     P_PALACE_TILE,
     P_PASSED,
     P_PAVILIONS,
+    P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
     P_SPECIALS_USED,
+    P_TERRAFORMING,
     P_TOOLS,
 )
 from aoi_env.data.enums import Building
 
 BOOKS = P_BOOKS.start
+BUILT = P_BUILT.start
 UPGRADES = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
 _INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}
 COMPETENCY_C7 = 6  # the only competency with a special action (R141)
@@ -98,23 +104,25 @@ assert len(CONVERT_WORDS) == NUM_CONVERSIONS
 # conversions (R33, R79)
 
 
-def conversions(player: np.ndarray) -> list[int]:
+def conversions(player: np.ndarray | list[int]) -> list[int]:
+    """The conversion ids the player can make now (a player row, or its ``tolist()``)."""
+    pl = player.tolist() if isinstance(player, np.ndarray) else player  # plain ints (issue 10)
     out = []
-    if power.can_burn(player):
+    if pl[II] >= 2:  # power.can_burn
         out.append(CV_BURN)
-    if player[III] >= 5:
-        if player[P_SCHOLAR_SUPPLY] > 0:
+    if pl[III] >= 5:
+        if pl[P_SCHOLAR_SUPPLY] > 0:
             out.append(CV_POWER_SCHOLAR)
         out.extend(CV_POWER_BOOK + d for d in range(4))
-    if player[III] >= 3:
+    if pl[III] >= 3:
         out.append(CV_POWER_TOOL)
-    if player[III] >= 1:
+    if pl[III] >= 1:
         out.append(CV_POWER_COIN)
-    if player[P_SCHOLARS] > 0:
+    if pl[P_SCHOLARS] > 0:
         out.append(CV_SCHOLAR_TOOL)
-    if player[P_TOOLS] > 0:
+    if pl[P_TOOLS] > 0:
         out.append(CV_TOOL_COIN)
-    out.extend(CV_BOOK_COIN + d for d in range(4) if player[BOOKS + d] > 0)
+    out.extend(CV_BOOK_COIN + d for d in range(4) if pl[BOOKS + d] > 0)
     return [CONVERT_BASE + c for c in out]
 
 
@@ -152,21 +160,25 @@ def convert(player: np.ndarray, c: int) -> None:
 
 def special_gain(g: Game, seat: int, sp: int) -> dict | None:
     """The gain of the seat's special action ``sp`` if the seat owns it and it is unused."""
-    p = g.state.players[seat]
-    if p[P_SPECIALS_USED] >> sp & 1:
+    return _special_gain(g, g.state.players[seat].tolist(), sp)
+
+
+def _special_gain(g: Game, pl: list[int], sp: int) -> dict | None:
+    """``special_gain`` from the player row as plain ints."""
+    if pl[P_SPECIALS_USED] >> sp & 1:
         return None
     if sp == SP_PALACE:
-        tile = int(p[P_PALACE_TILE])
+        tile = pl[P_PALACE_TILE]
         return g.tab.palace_special[tile] or None if tile >= 0 else None
     if sp in _INNOV_SPECIAL:
         key = g.data.innovation_keys.index(_INNOV_SPECIAL[sp])
-        return g.tab.innovation_special[key] if key in p[P_INNOVATIONS] else None
+        return g.tab.innovation_special[key] if key in pl[P_INNOVATIONS] else None
     if sp == SP_COMPETENCY:
-        return g.tab.competency_special[COMPETENCY_C7] if p[P_COMPETENCIES] >> COMPETENCY_C7 & 1 else None
+        return g.tab.competency_special[COMPETENCY_C7] if pl[P_COMPETENCIES] >> COMPETENCY_C7 & 1 else None
     if sp == SP_BONUS:
-        b = int(p[P_BONUS])
+        b = pl[P_BONUS]
         return g.tab.bonus_special[b] or None if b >= 0 else None
-    return g.tab.faction_special[int(p[P_FACTION])] or None
+    return g.tab.faction_special[pl[P_FACTION]] or None
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,53 +205,72 @@ def scholar_space(g: Game, d: int, form: int) -> int:
     return -1
 
 
+_UPGRADE_FROM = tuple((int(new), int(UPGRADE_SOURCE[new])) for new in UPGRADES)
+"""(new building, the building it replaces) of the upgrade actions (R66-R70)."""
+
+
+def _can_pay_track(pl: list[int], cost: dict[str, int]) -> bool:
+    """``tracks.can_pay`` from the player row as plain ints."""
+    return (
+        pl[P_COINS] >= cost.get("coins", 0)
+        and pl[P_TOOLS] >= cost.get("tools", 0)
+        and pl[P_SCHOLARS] >= cost.get("scholars", 0)
+    )
+
+
 def main_actions(g: Game, seat: int) -> list[int]:
     """Every action id whose main effect can be carried out now (R59, OP-58)."""
     s = g.state
-    p = s.players[seat]
+    glob = s.glob
+    pl = s.players[seat].tolist()  # plain ints: numpy scalar reads dominate otherwise (issue 10)
+    tab = g.tab
     out = [A_PASS]
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD):
         out.append(A_BUILD)
-    for new in UPGRADES:
-        if upgrade_targets(g, seat, new, UP_ACTION):
+    pieces = g.data.building_pieces
+    for new, old in _UPGRADE_FROM:
+        # upgrade_targets' own early exits, read from the list: no piece left, no source building
+        if pl[BUILT + new] < pieces[new] and pl[BUILT + old] > 0 and upgrade_targets(g, seat, new, UP_ACTION):
             out.append(BUILDING_BASE + new - 1)
-    for track, aid in (("sail", A_SAIL), ("dig", A_DIG)):
-        if not tracks.at_max(g, seat, track) and tracks.can_pay(g, seat, track):
-            out.append(aid)
+    board = g.data.boards[pl[P_BOARD]]
+    if pl[P_SAILING] < board.sailing_max and _can_pay_track(pl, board.sailing_cost):  # tracks.at_max / can_pay
+        out.append(A_SAIL)
+    if pl[P_TERRAFORMING] < len(board.terraforming_tools) - 1 and _can_pay_track(pl, board.terraforming_cost):
+        out.append(A_DIG)
     if affordable_innovations(g, seat):
         out.append(A_INNOVATE)
-    if p[P_SCHOLARS] > 0:
+    if pl[P_SCHOLARS] > 0:
+        spaces = glob[G_SCHOLAR_SPACES].tolist()
         for d in range(4):
-            for form in range(3):
-                if form == 2 or scholar_space(g, d, form) >= 0:
+            for form in range(3):  # scholar_space: form 0 the "3" space, form 1 a free "2" space
+                if form == 2 or (spaces[d * 4] == -1 if form == 0 else -1 in spaces[d * 4 + 1 : d * 4 + 4]):
                     out.append(SCHOLAR_BASE + d * 3 + form)
+    spells_used = glob[G_SPELLS_USED].tolist()
+    discount = tab.faction_flags[pl[P_FACTION]]["spell_discount"]  # spell_cost
     for i in range(6):
         if (
-            not s.glob[G_SPELLS_USED.start + i]
-            and p[III] >= spell_cost(g, seat, i)
-            and effects.feasible(g, seat, g.tab.spell_effect[i])
+            not spells_used[i]
+            and pl[III] >= max(0, tab.spell_cost[i] - discount)
+            and effects.feasible(g, seat, tab.spell_effect[i])
         ):
             out.append(SPELL_BASE + i)
-    books = int(p[P_BOOKS].sum())
-    for slot, k in book_slots(g):
-        if (
-            not s.glob[G_BOOKS_USED.start + slot]
-            and books >= g.tab.book_cost[k]
-            and effects.feasible(g, seat, g.tab.book_effect[k])
-        ):
+    books = sum(pl[P_BOOKS])
+    books_used = glob[G_BOOKS_USED].tolist()
+    for slot, k in enumerate(glob[G_BOOK_ACTIONS].tolist()):  # book_slots
+        if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k]):
             out.append(BOOK_BASE + k)
     for sp in range(len(SPECIAL_WORDS)):
-        gain = special_gain(g, seat, sp)
+        gain = _special_gain(g, pl, sp)
         if gain is not None and effects.feasible(g, seat, gain):
             out.append(SPECIAL_BASE + sp)
     if (
-        g.tab.faction_flags[int(p[P_FACTION])]["bridge_action"]
-        and p[P_TOOLS] >= 1
-        and p[P_BRIDGES] < g.data.raw["bridges_per_player"]
+        tab.faction_flags[pl[P_FACTION]]["bridge_action"]
+        and pl[P_TOOLS] >= 1
+        and pl[P_BRIDGES] < g.data.raw["bridges_per_player"]
         and g.free_bridge_spots(seat, moles=True)
     ):
         out.append(A_MOLES_BRIDGE)
-    if p[P_PAVILIONS] > 0 and pavilion_targets(g, seat):
+    if pl[P_PAVILIONS] > 0 and pavilion_targets(g, seat):
         out.append(A_PAVILION)
     return out
 

@@ -75,10 +75,11 @@ def guild_cost(g: Game, seat: int, pos: int) -> dict[str, int]:
     """Workshop -> Guild: 2 tools + 6 coins, 3 coins next to another player's building (R67)."""
     cost = dict(g.data.building_cost[Building.GUILD])
     h = g.state.hexes
-    adj = g.adjacency()[pos]
-    others = (h[:, H_OWNER] >= 0) & (h[:, H_OWNER] != seat) & (h[:, H_BUILDING] > 0)
-    if (adj & others).any():
-        cost["coins"] = g.data.raw["buildings"]["guild"]["coins_if_neighbour"]
+    for q in g.neighbours()[pos]:  # edges and bridges (R38)
+        owner = h[q, H_OWNER]
+        if owner >= 0 and owner != seat and h[q, H_BUILDING] > 0:
+            cost["coins"] = g.data.raw["buildings"]["guild"]["coins_if_neighbour"]
+            break
     return cost
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from aoi_env.core import pending
 from aoi_env.core.pending import Kind
-from aoi_env.core.state import H_BUILDING, H_CITY, H_OWNER, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE
+from aoi_env.core.state import H_BUILDING, H_CITY, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE
 from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
@@ -32,35 +32,62 @@ def _requirements(g: Game, seat: int) -> tuple[int, int, int, int]:
 
 def qualifies(g: Game, seat: int, group: list[int]) -> bool:
     """Does this group of buildings meet the founding requirements (R43)?"""
-    h = g.state.hexes
-    idx = np.asarray(group)
-    kinds = h[idx, H_BUILDING]
-    count = len(group) + int(h[idx, H_PAVILION].sum())  # a pavilion counts as 2 buildings
+    rows = g.state.hexes[group].tolist()  # plain ints (issue 10)
+    kinds = [r[H_BUILDING] for r in rows]
+    pavilions = sum(r[H_PAVILION] for r in rows)
+    count = len(group) + pavilions  # a pavilion counts as 2 buildings
     base, with_univ, with_monument, need_power = _requirements(g, seat)
     need = base
-    if (kinds == Building.UNIVERSITY).any():
+    if Building.UNIVERSITY in kinds:
         need = min(need, with_univ)
-    if (kinds == Building.MONUMENT).any():
+    if Building.MONUMENT in kinds:
         need = min(need, with_monument)
-    strength = int(g.building_power[kinds].sum() + h[idx, H_PAVILION].sum())
+    power = g.building_power.tolist()
+    strength = sum(power[k] for k in kinds) + pavilions
     return count >= need and strength >= need_power
+
+
+def connected_groups(g: Game, positions: list[int]) -> list[list[int]]:
+    """``g.geo.groups(positions, g.adjacency())`` (edges and bridges, R38, R43) over neighbour lists."""
+    nb = g.neighbours()
+    left = set(positions)
+    out = []
+    while left:
+        start = left.pop()
+        group, todo = [start], [start]
+        while todo:
+            for q in nb[todo.pop()]:
+                if q in left:
+                    left.discard(q)
+                    group.append(q)
+                    todo.append(q)
+        out.append(sorted(group))
+    out.sort()
+    return out
 
 
 def check(g: Game, seat: int) -> None:
     """Join buildings to cities and found new ones; push a city-tile choice per new city."""
+    from aoi_env.core.rules.terrain import own_mask
+
     h = g.state.hexes
-    positions = [int(p) for p in np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0))]
-    groups = g.geo.groups(positions, g.adjacency())
+    positions = np.flatnonzero(own_mask(g, seat)).tolist()
+    groups = connected_groups(g, positions)
+    city = h[:, H_CITY].tolist()  # mirrors the writes below
     fresh: list[list[int]] = []
     for group in groups:
-        if h[group, H_CITY].any():
+        if any(city[q] for q in group):
             h[group, H_CITY] = 1  # OP-21: buildings connected to a city join it
+            for q in group:
+                city[q] = 1
         else:
             fresh.append(group)
     founded = 0
     for group in fresh:
-        if not h[group, H_CITY].any() and qualifies(g, seat, group):
+        if not any(city[q] for q in group) and qualifies(g, seat, group):
             h[group, H_CITY] = 1
+            for q in group:
+                city[q] = 1
             founded += 1
     tile = int(g.state.players[seat, P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["river_city"]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from aoi_env.core.state import (
+    G_NUM_BRIDGES,
     G_PHASE,
     H_BUILDING,
+    H_NEUTRAL,
     H_OWNER,
     H_TERRAIN,
     P_BOARD,
@@ -44,10 +47,47 @@ def tools_per_spade(g: Game, seat: int) -> int:
     return g.data.boards[p[P_BOARD]].terraforming_tools[p[P_TERRAFORMING]]
 
 
+class HexCache:
+    """Values derived from ``state.hexes`` alone (plus the keys named), for one exact hexes content.
+
+    ``hex_cache(g)`` returns the cache of the current hexes: a new one whenever any hex byte
+    changed, so a cached value can never be stale.  The arrays handed out are read-only (callers
+    combine them into new arrays).  Clones share the object until their hexes differ (issue 10).
+    """
+
+    __slots__ = ("key", "own", "typed", "reach", "dist", "empty", "extra")
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.own: dict[int, np.ndarray] = {}
+        self.typed: dict[tuple[int, int], list[int]] = {}
+        self.reach: dict[tuple, np.ndarray] = {}
+        self.dist: dict[int, np.ndarray] = {}
+        self.empty: np.ndarray | None = None
+        self.extra: dict[tuple, np.ndarray] = {}  # for other modules (the observation's planes)
+
+
+def hex_cache(g: Game) -> HexCache:
+    key = g.state.hexes.tobytes()
+    c = g.__dict__.get("_hex_cache")
+    if c is None or c.key != key:
+        c = g._hex_cache = HexCache(key)
+    return c
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
 def own_mask(g: Game, seat: int) -> np.ndarray:
-    """bool[P]: positions with a building of ``seat`` (neutral ones included, R39)."""
-    h = g.state.hexes
-    return (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)
+    """bool[P]: positions with a building of ``seat`` (neutral ones included, R39); read-only."""
+    c = hex_cache(g)
+    out = c.own.get(seat)
+    if out is None:
+        h = g.state.hexes
+        out = c.own[seat] = _frozen((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0))
+    return out
 
 
 def sailing(g: Game, seat: int, final: bool = False) -> int:
@@ -59,21 +99,96 @@ def sailing(g: Game, seat: int, final: bool = False) -> int:
     return s
 
 
+def own_positions(g: Game, seat: int, btype: int) -> list[int]:
+    """Positions of the seat's own (non-neutral) buildings of ``btype``, ascending; do not mutate."""
+    c = hex_cache(g)
+    key = (seat, btype)
+    out = c.typed.get(key)
+    if out is None:
+        h = g.state.hexes
+        ok = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == btype) & (h[:, H_NEUTRAL] == 0)
+        out = c.typed[key] = np.flatnonzero(ok).tolist()
+    return out
+
+
+def bits(mask: np.ndarray) -> int:
+    """A bool[P] mask as a Python int with bit ``pos`` set for every true position."""
+    return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
+
+
+@functools.cache
+def _reach_bits(side: str, sail: int) -> tuple[int, ...]:
+    """Per position, the ``reach`` table row (R39, no bridges) as bits."""
+    from aoi_env.core.board import MAX_SAILING, geometry
+
+    return tuple(bits(row) for row in geometry(side).reach[min(sail, MAX_SAILING)])
+
+
+def reach_bits(g: Game, seat: int) -> int:
+    """``reach(g, seat)`` as bits (same hexes: bridges, effective sailing), cached with the hexes."""
+    c = hex_cache(g)
+    s = g.state
+    sail = sailing(g, seat)
+    key = ("reach_bits", seat, sail, int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
+    out = c.extra.get(key)
+    if out is None:
+        own = np.flatnonzero(own_mask(g, seat)).tolist()
+        table = _reach_bits(g.geo.name, sail)
+        out = 0
+        for q in own:
+            out |= table[q]
+        mine = set(own)
+        for a, b in s.built_bridges().tolist():  # as Geometry.reach_from
+            if a in mine:
+                out |= 1 << b
+            if b in mine:
+                out |= 1 << a
+        c.extra[key] = out
+    return out
+
+
+def land_bits(g: Game, seat: int) -> tuple[int, int]:
+    """(empty non-native land, empty native land) for the seat's native terrain, as bits; cached."""
+    c = hex_cache(g)
+    native = int(g.state.players[seat, P_BOARD])
+    key = ("land_bits", native)
+    out = c.extra.get(key)
+    if out is None:
+        empty = empty_land(g)
+        dist = distances_to_native(g, seat)
+        out = c.extra[key] = (bits(empty & (dist > 0)), bits(empty & (dist == 0)))
+    return out
+
+
 def reach(g: Game, seat: int) -> np.ndarray:
-    """bool[P]: land hexes in reach of the seat's buildings (R39)."""
-    return g.geo.reach_from(own_mask(g, seat), sailing(g, seat), g.state.built_bridges())
+    """bool[P]: land hexes in reach of the seat's buildings (R39); read-only."""
+    c = hex_cache(g)
+    s = g.state
+    sail = sailing(g, seat)
+    key = (seat, sail, int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
+    out = c.reach.get(key)
+    if out is None:
+        out = c.reach[key] = _frozen(g.geo.reach_from(own_mask(g, seat), sail, s.built_bridges()))
+    return out
 
 
 def empty_land(g: Game) -> np.ndarray:
-    h = g.state.hexes
-    return g.geo.land & (h[:, H_BUILDING] == 0)
+    """bool[P]: land hexes without a building; read-only."""
+    c = hex_cache(g)
+    if c.empty is None:
+        c.empty = _frozen(g.geo.land & (g.state.hexes[:, H_BUILDING] == 0))
+    return c.empty
 
 
 def distances_to_native(g: Game, seat: int) -> np.ndarray:
-    """int[P]: spades each position needs to become the seat's native terrain (R35)."""
+    """int[P]: spades each position needs to become the seat's native terrain (R35); read-only."""
     native = int(g.state.players[seat, P_BOARD])
-    d = (native - g.state.hexes[:, H_TERRAIN].astype(np.int16)) % CYCLE
-    return np.minimum(d, CYCLE - d)
+    c = hex_cache(g)
+    out = c.dist.get(native)
+    if out is None:
+        d = (native - g.state.hexes[:, H_TERRAIN].astype(np.int16)) % CYCLE
+        out = c.dist[native] = _frozen(np.minimum(d, CYCLE - d))
+    return out
 
 
 def apply_spades(g: Game, seat: int, pos: int, n: int) -> None:
