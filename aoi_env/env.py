@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (5889,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (5891,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (5889,) |
+| State Shape | (5891,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,7 +29,7 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 5889 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 5891 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public,
@@ -97,17 +97,17 @@ views below; `layout()` their slices.
 | 5630:5714 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
 | 5714:5784 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
 | 5784:5820 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
-| 5820:5853 | `pending_kind` | 33 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
-| 5853:5858 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 5858:5859 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
-| 5859:5863 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 5863:5870 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
-| 5870:5873 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 5873:5876 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 5876:5880 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 5880:5881 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
-| 5881:5884 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 5884:5889 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 5820:5855 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 5855:5860 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 5860:5861 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
+| 5861:5865 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 5865:5872 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 5872:5875 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 5875:5878 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 5878:5882 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 5882:5883 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 5883:5886 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 5886:5891 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -172,11 +172,17 @@ At the end `infos[agent]` holds `{"vp": final VP, "rank": 1-based shared rank}`.
 
 ## Illegal actions
 
-`raw_env.step` with an id that is not legal raises `ValueError` naming the id, the agent, the
-pending decision and the legal moves; the game is unchanged.  `env()` (the classic wrapper
+`raw_env.step` with an id that is not legal (or out of range, or not an integer) raises
+`ValueError` naming the id, the agent, the pending decision and the legal moves; so does a step
+when `agent_selection` was changed to an agent whose decision is not pending, and a step after
+every agent has taken its final (dead) step; the game is unchanged.  Before `reset()`, `step`
+and `observe` raise `RuntimeError`.  `env()` (the classic wrapper
 chain `TerminateIllegalWrapper(illegal_reward=-1)` -> `AssertOutOfBoundsWrapper` ->
 `OrderEnforcingWrapper`) instead ends the game as PettingZoo classic does: the offender gets -1,
-everyone else 0, and every agent is terminated.
+everyone else 0, and every agent is terminated (a step by an agent whose mask is all zeros is
+such an illegal move).  An id outside the action space or not an integer fails the
+`AssertOutOfBoundsWrapper` assertion (`AssertionError`), a step before `reset()` fails
+`OrderEnforcingWrapper`'s, and a step after the end only warns.
 
 ## Parameters
 
@@ -197,6 +203,7 @@ everyone else 0, and every agent is terminated.
 | `automa` | `()` | solo Automa seats after the players, `faction:level[:terrain]` such as `simpletons:3` (docs/automa.md); their turns happen inside the environment, only the players are agents |
 | `reward` | `"rank"` | `"rank"`, `"win"`, `"score_diff"` (see Rewards) |
 | `render_mode` | `None` | `"human"` (prints text), `"ansi"` (returns text), `"svg"` (returns an SVG string) |
+| `check_invariants` | `False` | debug: run `aoi_env.core.invariants.check` after `reset` and every `step`; a broken invariant raises `AssertionError` listing every violation (docs/reliability.md) |
 
 `reset(seed=s)` plays the engine game `aoi_env.Game(config, seed=s)`, so a recorded game is
 replayed by the same seed and move list; `reset()` without a seed draws the game seed from
@@ -346,13 +353,25 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     }
 
     def __init__(
-        self, num_players: int = 4, render_mode: str | None = None, reward: str = "rank", **options: Any
+        self,
+        num_players: int = 4,
+        render_mode: str | None = None,
+        reward: str = "rank",
+        check_invariants: bool = False,
+        **options: Any,
     ) -> None:
-        EzPickle.__init__(self, num_players=num_players, render_mode=render_mode, reward=reward, **options)
+        EzPickle.__init__(
+            self,
+            num_players=num_players,
+            render_mode=render_mode,
+            reward=reward,
+            check_invariants=check_invariants,
+            **options,
+        )
         super().__init__()
         unknown = sorted(set(options) - set(GAME_OPTIONS))
         if unknown:
-            valid = ", ".join(("num_players", *GAME_OPTIONS, "reward", "render_mode"))
+            valid = ", ".join(("num_players", *GAME_OPTIONS, "reward", "render_mode", "check_invariants"))
             raise ValueError(f"unknown parameter {unknown[0]!r}; valid: {valid}")
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
@@ -362,9 +381,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}")
+        if not isinstance(check_invariants, bool):
+            raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
         self.config = GameConfig.from_params(options, players=int(num_players))
         self.reward_kind = reward
         self.render_mode = render_mode
+        self.check_invariants = check_invariants
 
         self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
         self.agents: list[str] = []
@@ -408,6 +430,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.game.current_seat()]
+        self._check(self.game)
 
     def _start_position(self, start: Game) -> Game:
         """A copy of an engine game to start from (``reset(options={"game": g})``)."""
@@ -420,17 +443,26 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         return start.clone()
 
     def step(self, action: int | None) -> None:
+        game = self._require_game()
+        if not self.agents:
+            raise ValueError("the game is over and every agent has taken its final step: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # A7: one vacuous step(None) per finished agent
             return
-        game = self._require_game()
+        pending = game.pending_kind().name.lower()
         if action is None:
-            raise ValueError(f"{agent} must act (pending: {game.pending_kind().name.lower()}); got None")
+            raise ValueError(f"{agent} must act (pending: {pending}); got None")
+        acting = self.possible_agents[game.current_seat()]
+        if agent != acting:  # agent_selection was changed by hand: never act for the wrong seat
+            raise ValueError(f"{agent} cannot act now: the pending decision ({pending}) is {acting}'s")
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]  # a 0-d array from a policy; the engine checks the type
         try:
-            game.apply_action(int(action))
-        except (TypeError, ValueError) as err:
+            game.apply_action(action)
+        except ValueError as err:
             raise ValueError(f"{agent}: {err}") from None
+        self._check(game)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if game.is_over():
@@ -440,6 +472,13 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _check(self, game: Game) -> None:
+        """``check_invariants=True``: every broken invariant, listed in one ``AssertionError``."""
+        if self.check_invariants:
+            from aoi_env.core.invariants import check
+
+            check(game)
 
     def _finish(self, game: Game) -> None:
         """Final rewards for everyone; every agent is terminated and then takes its dead step."""

@@ -58,14 +58,14 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
     for name, sl, shape in layout():
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
         cursor = sl.stop
-    assert cursor == OBS_SIZE == 5889
+    assert cursor == OBS_SIZE == 5891
     obs = np.arange(OBS_SIZE, dtype=np.float32)
     v = views(obs)
     assert v["hex_terrain"].shape == (9, 117)
     assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
     v["pending_builder"][4] = -1.0  # views, not copies
     assert obs[OBS_SIZE - 1] == -1.0
-    with pytest.raises(ValueError, match=r"an observation has shape \(5889,\)"):
+    with pytest.raises(ValueError, match=r"an observation has shape \(5891,\)"):
         views(obs[:-1])
 
 
@@ -77,7 +77,7 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
         w("hex_terrain")
 
     monkeypatch.setattr(ob, "_write", short_write)
-    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5889"):
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5891"):
         encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:

@@ -32,6 +32,7 @@ from aoi_env.core.state import (
     G_CITY_LEFT,
     G_COMP_LEFT,
     G_COMP_SPACES,
+    G_DEPTH,
     G_NUM_BRIDGES,
     G_PALACE_STATE,
     H_BUILDING,
@@ -557,7 +558,56 @@ def _city_check(g: Game, row: np.ndarray) -> None:
         p[P_DEFER_CITY] = 0  # end of palace 15 (OP-19)
     elif p[P_DEFER_CITY]:
         return
+    s = g.state
+    depth = int(s.glob[G_DEPTH])
     cities.check(g, seat)
+    new = int(s.glob[G_DEPTH]) - depth
+    below = s.stack[depth - 1] if depth else None
+    if new and below is not None and int(below[1]) == seat and int(below[0]) in _ACQUISITIONS:
+        if all(int(r[0]) == Kind.CHOOSE_CITY for r in s.stack[depth : depth + new]):
+            pending.push(s, Kind.REWARD_ORDER, seat, new)  # R55.4: the player orders the rewards
+
+
+# the acquisition effects of an upgrade that may come before or after its city rewards (R55.4)
+_ACQUISITIONS = frozenset({Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_PALACE, Kind.PALACE_EFFECT})
+
+
+def _order_text(g: Game, row: np.ndarray, a: int) -> str:
+    if a == COUNT_BASE:
+        return "first city"
+    below = g.state.stack[int(g.state.glob[G_DEPTH]) - int(row[2]) - 2]  # under this row and the city tiles
+    return "first competency" if int(below[0]) == Kind.CHOOSE_COMPETENCY else "first palace"
+
+
+@decision(Kind.REWARD_ORDER, _order_text)
+def _order_legal(g: Game, row: np.ndarray) -> list[int]:
+    return [COUNT_BASE, COUNT_BASE + 1]
+
+
+@applies(Kind.REWARD_ORDER)
+def _order_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """``first competency`` / ``first palace`` moves the upgrade's tile choice above the city tiles."""
+    if a == COUNT_BASE:
+        return
+    s = g.state
+    top = int(s.glob[G_DEPTH])
+    n = int(row[2])
+    acquisition = s.stack[top - n - 1].copy()
+    s.stack[top - n - 1 : top - 1] = s.stack[top - n : top].copy()
+    s.stack[top - 1] = acquisition
+
+
+@decision(Kind.RIVER_CITY, lambda g, row, a: "done" if a == DONE else f"rivercity {hex_name(a - HEX_BASE)}")
+def _river_legal(g: Game, row: np.ndarray) -> list[int]:
+    options = cities.river_city_options(g, int(row[1]))
+    return [*(HEX_BASE + r for r in sorted(options)), DONE] if options else []
+
+
+@applies(Kind.RIVER_CITY)
+def _river_apply(g: Game, row: np.ndarray, a: int) -> None:
+    """Palace 14 (R134): use the river crossing now, or not now (it is offered again later)."""
+    if a != DONE:
+        cities.found_river_city(g, int(row[1]), a - HEX_BASE)
 
 
 @automatic(Kind.GAIN)

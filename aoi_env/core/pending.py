@@ -57,6 +57,8 @@ class Kind(IntEnum):
     PASS_BONUS = 46  # take a round bonus tile when passing (R78)
     OFFER = 47  # p0 power offered, p1 builder: accept or decline (R42)
     SOLO_PICK = 48  # one human against the Automa: a faction from 3 cards x 2 factions (AUTOMA.md §3.3)
+    RIVER_CITY = 49  # palace 14: found a city across one river hex now, or not (R134)
+    REWARD_ORDER = 50  # p0 new city tiles on top: take them or the upgrade's tile first (R55.4, OP-22)
 
     # --- automatic continuations
     AUTO = 100
@@ -99,7 +101,7 @@ DROPPABLE = frozenset(
     {
         Kind.TB_TARGET, Kind.LIZARD_BUILD, Kind.SPADES, Kind.UPGRADE_TARGET, Kind.BRIDGE_END,
         Kind.PAVILION_TARGET, Kind.NEUTRAL_PLACE, Kind.GUILD_ANYWHERE, Kind.CHOOSE_COMPETENCY,
-        Kind.CHOOSE_CITY, Kind.USE_KEY, Kind.TB_FINISH, Kind.PALACE15,
+        Kind.CHOOSE_CITY, Kind.USE_KEY, Kind.TB_FINISH, Kind.PALACE15, Kind.RIVER_CITY,
     }
 )  # fmt: skip
 """Decisions for an optional effect that is simply lost when no legal move exists (R46.1, OP-45)."""

@@ -415,14 +415,27 @@ def test_op40_palace14_advance_beyond_the_top_is_lost():
 def test_r134_op32_palace14_city_across_one_river_hex():
     """R134, OP-32: with palace 14 a city may be founded over one river hex between two groups:
     Palace (3) + Workshop (1) south of river hex r6c7 and Guild (2) + Workshop (1) north of it;
-    the river hex is marked."""
+    the player decides whether and when ("rivercity <hex>"), and the river hex is marked."""
     sc = scenario().build(0, "r7c7", "workshop").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
     g = build_palace(sc, 14, at="r7c6")
     play(g, "book law", "book law")  # sailing 0 -> 1 -> 2 rewards
+    assert g.pending_kind() == Kind.RIVER_CITY
+    assert g.legal_moves() == ["rivercity r6c7", "rivercity r6c8", "done"]  # either river hex between them
+    play(g, "rivercity r6c7")
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K1")
     assert hex_row(g, "r6c7")[H_RIVER_CITY] == 1
     assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r5c7", "r5c8", "r7c6", "r7c7"))
+
+
+def test_r134_palace14_river_city_may_wait():
+    """R134: "you decide whether and when": declining now leaves both groups without a city, and
+    the crossing is offered again at the next city check (here: the next build)."""
+    sc = scenario().build(0, "r7c7", "workshop").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
+    g = build_palace(sc, 14, at="r7c6")
+    play(g, "book law", "book law", "done")
+    assert not g.state.hexes[:, H_CITY].any()
+    assert g.pending_kind() == Kind.POST
 
 
 def test_r134_without_palace14_the_river_separates_the_groups():

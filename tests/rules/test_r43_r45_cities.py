@@ -300,6 +300,8 @@ def test_r43_palace_tile_14_bridges_one_river_hex_when_forming_a_city() -> None:
         .turn(0)
     )
     play(g, "build", "target r7c2")
+    assert g.pending_kind() == Kind.RIVER_CITY  # R134: the player decides whether and when
+    play(g, g.legal_moves()[0])  # "rivercity r5c1" or "rivercity r5c2"
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K5")
     assert in_city(g, "r4c1", "r4c2", "r6c2", "r7c2", "r2c5") == [1, 1, 1, 1, 0]

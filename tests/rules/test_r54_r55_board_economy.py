@@ -188,11 +188,36 @@ def test_r55_order_round_vp_then_offers_then_city_then_acquisition() -> None:
     assert g.state.players[0, P_VP] == 25  # 1. round scoring first: 20 + 5 (T11)
     assert (g.pending_kind(), g.current_seat()) == (Kind.OFFER, 1)  # 2. offers
     play(g, "leech accept")
-    assert (g.pending_kind(), g.current_seat()) == (Kind.CHOOSE_CITY, 0)  # 3. the city check
+    # 3. the city check founds a city; R55.4: the player orders city rewards and the palace tile
+    assert (g.pending_kind(), g.current_seat()) == (Kind.REWARD_ORDER, 0)
+    assert g.legal_moves() == ["first city", "first palace"]
+    play(g, "first city")
+    assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K5")
     assert g.pending_kind() == Kind.CHOOSE_PALACE  # 4. the palace tile
     play(g, "palace 17")
     assert g.state.players[0, P_VP] == 41  # 25 + 6 (K5) + 10 (palace 17)
+
+
+def test_r55_4_op22_acquisition_may_come_before_the_city_rewards() -> None:
+    """R55.4, OP-22 ([UA]): the upgrade's own effect (here the palace tile) may be taken before the
+    city tile: palace 10's 12 power come first, then the city tile K3's 8 power."""
+    g = (
+        scenario()
+        .offer_palace(10, 17)
+        .build(0, "r3c0", "workshop")
+        .build(0, "r3c1", "guild")
+        .build(0, "r3c2", "guild")
+        .build(0, "r4c1", "workshop")
+        .set(0, tools=4, coins=6, bowls=(12, 0, 0))
+        .turn(0)
+    )
+    play(g, "upgrade palace", "upgrade r3c1", "first palace")
+    assert g.pending_kind() == Kind.CHOOSE_PALACE
+    play(g, "palace 10", "book law", "book law")  # 12 power: I 12 -> 0, II 12 (R30); 2 books
+    assert g.pending_kind() == Kind.CHOOSE_CITY
+    play(g, "city K3")  # 8 power: II 12 -> 4, III 8
+    assert list(g.state.players[0, P_BOWLS]) == [0, 4, 8]
 
 
 def test_r55_workshop_upgrade_and_neutral_placement_are_builds() -> None:

@@ -281,12 +281,14 @@ def test_r70_university_costs_and_takes_a_competency() -> None:
 def test_r70_op22_university_lowers_the_city_requirement_and_both_rewards_are_taken() -> None:
     """R70 / R43: with the University, 3 buildings of total power 7 found a city
     (University 3 + Guild 2 + Guild 2 = 7).  OP-22 / R55.4: the city rewards and the competency
-    are both taken; the engine resolves the city first (the order that keeps a new key usable)."""
+    are both taken, in the order the player chooses."""
     s = scenario()
     s.build(0, "r7c6", "school").build(0, "r7c7", "guild").build(0, "r8c7", "guild")
     g = s.turn(0)
     play(g, "upgrade university", "upgrade r7c6")
-    assert g.pending_kind() == Kind.CHOOSE_CITY  # the city rewards come first (OP-22: any order)
+    assert g.legal_moves() == ["first city", "first competency"]  # OP-22: any order
+    play(g, "first city")
+    assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K5")
     assert g.state.players[0, P_CITIES] == 1
     assert g.state.players[0, P_COINS] == 30 - 8 + 6  # University 8 coins, K5 6 coins

@@ -173,7 +173,7 @@ def test_op59_conversions_before_a_city_tb_inside_the_turn() -> None:
     s.build(0, "r7c6", "school").build(0, "r6c6", "guild").build(0, "r8c6", "guild")
     s.set(0, tools=5, coins=8, bowls=(0, 0, 9))
     g = s.turn(0)
-    play(g, "upgrade university", "upgrade r7c6", "city K4")  # University 3 + Guilds 2 + 2 = 7: a city
+    play(g, "upgrade university", "upgrade r7c6", "first city", "city K4")  # University 3 + Guilds 2 + 2 = 7
     assert g.pending_kind() == Kind.TB_TARGET and g.state.players[0, P_TOOLS] == 0  # 5 - 5
     play(g, "convert 3pw tool", "convert 3pw tool", "convert 3pw tool")  # 9 power -> 3 tools
     play(g, "target r8c7")  # Lake -> Desert: 3 spades, 2 free

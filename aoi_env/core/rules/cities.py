@@ -89,28 +89,37 @@ def check(g: Game, seat: int) -> None:
             for q in group:
                 city[q] = 1
             founded += 1
-    tile = int(g.state.players[seat, P_PALACE_TILE])
-    if tile >= 0 and g.tab.palace_flags[tile]["river_city"]:
-        founded += _river_cities(g, seat, [grp for grp in fresh if not h[grp, H_CITY].any()])
+    if river_city_options(g, seat):
+        pending.push(g.state, Kind.RIVER_CITY, seat)  # resolved after the new cities' tiles
     for _ in range(founded):
         pending.push(g.state, Kind.CHOOSE_CITY, seat, 0)
 
 
-def _river_cities(g: Game, seat: int, groups: list[list[int]]) -> int:
-    """Palace 14: two groups separated by one river hex may found a city together (R134)."""
+def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
+    """Palace 14 (R134): river hex -> the buildings of two non-city groups that would found a
+    city together across it.  The player decides whether and when to use it."""
+    tile = int(g.state.players[seat, P_PALACE_TILE])
+    if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
+        return {}
+    from aoi_env.core.rules.terrain import own_mask
+
     h = g.state.hexes
+    groups = [grp for grp in connected_groups(g, np.flatnonzero(own_mask(g, seat)).tolist()) if not h[grp, H_CITY].any()]
     adj = g.geo.adj
-    founded = 0
-    used = [False] * len(groups)
+    out: dict[int, list[int]] = {}
     for i, gi in enumerate(groups):
-        for j in range(i + 1, len(groups)):
-            if used[i] or used[j]:
-                continue
-            gj = groups[j]
+        for gj in groups[i + 1 :]:
             rivers = g.geo.river & adj[gi].any(axis=0) & adj[gj].any(axis=0)
             if rivers.any() and qualifies(g, seat, gi + gj):
-                h[gi + gj, H_CITY] = 1
-                h[int(np.flatnonzero(rivers)[0]), H_RIVER_CITY] = 1
-                used[i] = used[j] = True
-                founded += 1
-    return founded
+                for r in np.flatnonzero(rivers).tolist():
+                    out.setdefault(r, gi + gj)
+    return out
+
+
+def found_river_city(g: Game, seat: int, river: int) -> None:
+    """Found the city across ``river``: mark both groups and the river hex, then the tile choice."""
+    group = river_city_options(g, seat)[river]
+    g.state.hexes[group, H_CITY] = 1
+    g.state.hexes[river, H_RIVER_CITY] = 1
+    pending.push(g.state, Kind.RIVER_CITY, seat)  # another pair may still qualify
+    pending.push(g.state, Kind.CHOOSE_CITY, seat, 0)
