@@ -246,6 +246,75 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fuzz_args(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``aoi fuzz`` (also ``python -m aoi_env.fuzz``; see aoi_env/fuzz.py, docs/reliability.md)."""
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="base seed: configurations and game seeds derive from it")
+    p.add_argument("--start", type=int, default=0, help="index of the first game (to continue a run)")
+    p.add_argument("--oracle-every", dest="oracle_every", type=int, default=500,
+                   help="every N-th game also runs the full oracle (0 = never; default 500)")  # fmt: skip
+    p.add_argument("--max-decisions", dest="max_decisions", type=int, default=20_000,
+                   help="a game without an end after this many decisions fails (default 20000)")  # fmt: skip
+    p.add_argument("--json", metavar="FILE", default=None, help="also write the summary as JSON")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    p.add_argument("--repro", metavar="CONFIG", default=None,
+                   help="replay one game (with --seed and --policy) and print its traceback")  # fmt: skip
+    p.add_argument("--policy", choices=("biased", "uniform"), default="biased", help="policy of --repro")
+
+
+@command("fuzz", "random games over every configuration with the invariants checked after every decision")(_fuzz_args)
+def _fuzz(args: argparse.Namespace) -> int:
+    from aoi_env.fuzz import run_args
+
+    return run_args(args)
+
+
+# -- training (issue 7): train, eval; torch and SB3 are imported inside the run functions -------------
+
+
+def _train_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="YAML", default="configs/quick.yaml",
+                   help="training config (default configs/quick.yaml: trains and evaluates in <10 min)")  # fmt: skip
+    p.add_argument("--out", default=None, help="output directory (models, TensorBoard logs, results.md)")
+    p.add_argument("--seed", type=int, default=None, help="seed of everything (overrides the config)")
+    p.add_argument(
+        "--resume", metavar="PATH", default=None, help="continue from a checkpoint .zip up to total_timesteps"
+    )
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a setting, e.g. --set total_timesteps=50000 --set ppo.n_epochs=8")  # fmt: skip
+
+
+@command("train", "train a MaskablePPO agent by self-play (opponent pool, Automa) and evaluate it")(_train_args)
+def _train(args: argparse.Namespace) -> int:
+    from train.config import load_config
+    from train.train import run_training
+
+    cfg = load_config(args.config, args.overrides, out=args.out, seed=args.seed)
+    run_training(cfg, resume=args.resume)
+    return 0
+
+
+def _eval_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", required=True, metavar="PATH", help="a trained model .zip (written by aoi train)")
+    p.add_argument("--vs", nargs="+", default=["automa:1"], metavar="SPEC",
+                   help="opponents: random, heuristic, automa:L, model:PATH (default automa:1)")  # fmt: skip
+    p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    p.add_argument("--game", default="aoi(players=2)", help="game string of games against agents (default 2 players)")
+    p.add_argument("--stochastic", action="store_true", help="sample from the policy instead of its best legal id")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+
+
+@command("eval", "play a trained model against an opponent: win rate and VP margin with 95%% CIs")(_eval_args)
+def _eval(args: argparse.Namespace) -> int:
+    from train.evaluate import run_eval
+
+    run_eval(args.model, args.vs, games=args.games, seed=args.seed, game=args.game,
+             deterministic=not args.stochastic, show_progress=args.progress)  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aoi", description="Age of Innovation RL environment tools")
     parser.add_argument("--version", action="version", version=f"aoi-env {__version__}")

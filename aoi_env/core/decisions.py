@@ -563,9 +563,9 @@ def _city_check(g: Game, row: np.ndarray) -> None:
     cities.check(g, seat)
     new = int(s.glob[G_DEPTH]) - depth
     below = s.stack[depth - 1] if depth else None
-    if new and below is not None and int(below[1]) == seat and int(below[0]) in _ACQUISITIONS:
-        if all(int(r[0]) == Kind.CHOOSE_CITY for r in s.stack[depth : depth + new]):
-            pending.push(s, Kind.REWARD_ORDER, seat, new)  # R55.4: the player orders the rewards
+    acquisition = new and below is not None and int(below[1]) == seat and int(below[0]) in _ACQUISITIONS
+    if acquisition and all(int(r[0]) == Kind.CHOOSE_CITY for r in s.stack[depth : depth + new]):
+        pending.push(s, Kind.REWARD_ORDER, seat, new)  # R55.4: the player orders the rewards
 
 
 # the acquisition effects of an upgrade that may come before or after its city rewards (R55.4)

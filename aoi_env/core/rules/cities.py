@@ -104,7 +104,8 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     from aoi_env.core.rules.terrain import own_mask
 
     h = g.state.hexes
-    groups = [grp for grp in connected_groups(g, np.flatnonzero(own_mask(g, seat)).tolist()) if not h[grp, H_CITY].any()]
+    own = np.flatnonzero(own_mask(g, seat)).tolist()
+    groups = [grp for grp in connected_groups(g, own) if not h[grp, H_CITY].any()]
     adj = g.geo.adj
     out: dict[int, list[int]] = {}
     for i, gi in enumerate(groups):
