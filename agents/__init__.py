@@ -67,7 +67,10 @@ def make_agent(spec: str, seed: int | None = 0) -> Agent:
     """
     if not isinstance(spec, str):
         raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {', '.join(available_specs())}")
-    name, _, arg = spec.strip().lower().partition(":")
+    name, _, arg = spec.strip().partition(":")
+    name = name.lower()  # the argument keeps its case (model:PATH)
+    if name == "model" and name not in _REGISTRY:
+        import train.policy_agent  # noqa: F401  registers "model" (needs the train extra: torch)
     entry = _REGISTRY.get(name)
     if entry is None:
         raise ValueError(f"unknown agent {spec!r}; valid: {', '.join(available_specs())}")

@@ -1,0 +1,244 @@
+"""Training (issue 7): config validation, a MaskablePPO smoke run, resume, the policy agent, ``aoi eval``.
+
+The smoke test trains a few hundred steps with every callback on (league snapshots, checkpoints,
+MaskableEvalCallback vs the Automa, self-play statistics), evaluates, resumes from the
+checkpoint and evaluates the saved model from the command line.  P7 (ECOSYSTEM §4): the policy
+only ever plays legal ids, so the illegal-action count stays 0.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from train.config import TrainConfig, apply_override, load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _restore_agent_registry():
+    """Importing train.policy_agent registers ``model:PATH``; leave the registry as found so that
+    tests asserting the registered specs do not depend on the test order."""
+    import agents
+
+    saved = dict(agents._REGISTRY)
+    yield
+    agents._REGISTRY.clear()
+    agents._REGISTRY.update(saved)
+
+
+def tiny(tmp_path: Path, **extra) -> dict:
+    doc = {
+        "seed": 3,
+        "out": str(tmp_path / "run"),
+        "game": "aoi(players=2)",
+        "total_timesteps": 256,
+        "n_envs": 2,
+        "progress_bar": False,
+        "checkpoint_every": 128,
+        "opponents": {"random": 1.0, "automa:1": 1.0, "self": 1.0},
+        "league": {"snapshot_every": 128, "max_snapshots": 3},
+        "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "eval": {"opponent": "automa:1", "every": 128, "games": 1},
+        "final_eval": {"opponents": ["random", "automa:1"], "games": 2},
+    }
+    doc.update(extra)
+    return doc
+
+
+# -- config ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["quick.yaml", "selfplay.yaml"])
+def test_shipped_configs_are_valid(name: str):
+    cfg = load_config(ROOT / "configs" / name)
+    assert cfg.ppo.gamma >= 0.99  # a move spans several decisions
+    assert cfg.reward == "rank"  # the default terminal reward, no shaping
+    assert cfg.shaping == 0.0
+
+
+def test_quick_config_fits_the_ten_minute_budget():
+    """configs/quick.yaml is the README's main job: training stops by its time cap and the final
+    evaluation covers random and Automa level 1 with the untrained baseline."""
+    cfg = load_config(ROOT / "configs" / "quick.yaml")
+    assert 0 < cfg.max_minutes <= 7
+    assert cfg.final_eval.baseline and set(cfg.final_eval.opponents) == {"random", "automa:1"}
+
+
+def test_unknown_key_raises_value_error_listing_the_valid_keys(tmp_path: Path):
+    with pytest.raises(ValueError, match=r"unknown key 'total_steps' in the config; valid: seed, out, game"):
+        TrainConfig.from_dict({"total_steps": 5})
+    with pytest.raises(ValueError, match=r"unknown key 'ppo.lr' in section 'ppo'; valid: learning_rate"):
+        TrainConfig.from_dict({"ppo": {"lr": 1e-3}})
+    path = tmp_path / "c.yaml"
+    path.write_text("league:\n  every: 5\n")
+    with pytest.raises(ValueError, match=r"unknown key 'league.every' in section 'league'"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"reward": "vp"}, "bad value for 'reward': 'vp'; valid: rank, win, score_diff"),
+        ({"n_envs": 0}, "bad value for 'n_envs': 0; valid: an integer >= 1"),
+        ({"n_envs": True}, "bad value for 'n_envs': True"),
+        ({"vec_env": "async"}, "bad value for 'vec_env': 'async'; valid: dummy, subproc"),
+        ({"ppo": {"gamma": 1.5}}, r"bad value for 'ppo.gamma': 1.5; valid: a number in \[0.0, 1.0\]"),
+        ({"ppo": {"net_arch": []}}, "bad value for 'ppo.net_arch'"),
+        ({"ppo": {"batch_size": 4096}, "n_envs": 2}, "at most n_steps \\* n_envs = 512"),
+        ({"opponents": {"rando": 1}}, "unknown opponent 'rando'"),
+        ({"opponents": {"random": -1}}, r"bad value for 'opponents\[random\]': -1"),
+        ({"opponents": {}}, "bad value for 'opponents'"),
+        ({"game": "aoi(player=2)"}, "unknown parameter 'player'"),
+        ({"game": "aoi(players=1,automa=simpletons:1)"}, "an Automa is an opponent spec"),
+        ({"learner_seat": 2}, "bad value for 'learner_seat': 2; valid: an integer 0..1"),
+        ({"eval": {"opponent": "self"}}, "bad value for 'eval.opponent'"),
+        ({"final_eval": {"opponents": "random"}}, "bad value for 'final_eval.opponents'"),
+        ({"league": {"latest_prob": 2}}, "bad value for 'league.latest_prob'"),
+        ({"ppo": []}, "section 'ppo' must be a mapping"),
+    ],
+)
+def test_bad_value_raises_value_error_naming_key_and_valid_values(doc: dict, message: str):
+    with pytest.raises(ValueError, match=message):
+        TrainConfig.from_dict(doc)
+
+
+def test_overrides_set_nested_keys_and_read_values_as_yaml():
+    doc: dict = {"ppo": {"n_steps": 64}}
+    apply_override(doc, "ppo.learning_rate=1e-4")
+    apply_override(doc, "opponents={random: 1, automa:1: 1}")
+    apply_override(doc, "learner_seat=null")
+    cfg = TrainConfig.from_dict(doc)
+    assert cfg.ppo.learning_rate == 1e-4 and cfg.ppo.n_steps == 64  # "1e-4" read as a float
+    assert cfg.opponents == {"random": 1, "automa:1": 1} and cfg.learner_seat is None
+    with pytest.raises(ValueError, match="expected key=value"):
+        apply_override(doc, "seed")
+
+
+def test_training_modules_import_no_torch_until_used():
+    """The seat env, config, pool, evaluation and policy-agent modules load without torch."""
+    code = (
+        "import sys, train.seat_env, train.config, train.opponents, train.evaluate, train.policy_agent\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+# -- smoke run -----------------------------------------------------------------------------------
+
+
+def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A few hundred steps with every callback on, then resume from the checkpoint and ``aoi eval``."""
+    from train.train import model_name, run_training
+
+    cfg = TrainConfig.from_dict(tiny(tmp_path))
+    summary = run_training(cfg)
+    out = Path(cfg.out)
+    name = model_name(cfg)
+    assert name == "age_of_innovation_v0-aoi_players=2-seed3"  # env id (with version), game string, seed
+    assert summary["timesteps"] == 256 and summary["illegal_actions"] == 0
+    meta = json.loads((out / f"{name}.json").read_text())
+    assert meta["env_id"] == "aoi/age_of_innovation-v0" and meta["game"] == "aoi(players=2)" and meta["seed"] == 3
+    assert (out / "models" / f"{name}-untrained.zip").exists()
+    assert sorted(p.name for p in (out / "pool").glob("*.zip")) == ["snapshot_000000128.zip", "snapshot_000000256.zip"]
+    assert (out / "eval" / "evaluations.npz").exists()  # MaskableEvalCallback ran
+    assert list((out / "tb").iterdir())  # TensorBoard logs
+    rows = summary["results"]
+    assert [(r["policy"], r["vs"]) for r in rows] == [
+        ("trained", "random"), ("untrained", "random"), ("trained", "automa:1"), ("untrained", "automa:1"),
+    ]  # fmt: skip
+    assert all(r["games"] == 2 and r["illegal_actions"] == 0 and 0 <= r["win_rate"] <= 1 for r in rows)
+    assert "| trained | random | 2 |" in (out / "results.md").read_text()
+    kinds = {k for entry in summary["selfplay_history"] for k in entry if k not in ("timesteps", "illegal_actions")}
+    assert kinds <= {"random", "automa:1", "self"} and kinds
+
+    checkpoint = out / "checkpoints" / f"{name}_128_steps.zip"
+    assert checkpoint.exists()
+    resumed = run_training(TrainConfig.from_dict(tiny(tmp_path, total_timesteps=384, final_eval={"games": 0})),
+                           resume=str(checkpoint))  # fmt: skip
+    assert resumed["timesteps"] == 384  # 128 from the checkpoint + 256 more
+    capsys.readouterr()
+
+    from aoi_env.cli import main
+
+    assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "--games", "2", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "model vs random: 2 games, win rate" in text and "mean VP margin" in text
+
+
+def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):
+    """PolicyAgent (deterministic) returns what MaskablePPO.predict returns with the same mask (P7),
+    and make_agent("model:PATH") builds it."""
+    from sb3_contrib import MaskablePPO
+
+    from agents import make_agent
+    from aoi_env import Game
+    from aoi_env.observation import encode
+    from train.policy_agent import PolicyAgent
+    from train.seat_env import SeatEnv
+
+    model = MaskablePPO("MlpPolicy", SeatEnv("aoi(players=2)"), n_steps=64, batch_size=64,
+                        policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")  # fmt: skip
+    path = tmp_path / "m.zip"
+    model.save(path)
+    agent = make_agent(f"model:{path}", seed=0)
+    assert isinstance(agent, PolicyAgent)
+    game = Game("aoi(players=2,setup_choices=random)", seed=1)
+    for _ in range(30):
+        seat = game.current_seat()
+        mask = game.action_mask()
+        expected, _ = model.predict(encode(game, seat), action_masks=mask.astype(bool), deterministic=True)
+        action = agent.choose(game)
+        assert action == int(expected) and mask[action] == 1
+        game.apply_action(action)
+    sampler = PolicyAgent.from_path(path, seed=5, deterministic=False)
+    again = PolicyAgent.from_path(path, seed=5, deterministic=False)
+    obs, mask = encode(game, game.current_seat()), game.action_mask()
+    picks = [sampler.act(obs, mask) for _ in range(20)]
+    assert picks == [again.act(obs, mask) for _ in range(20)]  # own seeded Generator
+    assert all(mask[a] == 1 for a in picks)
+    with pytest.raises(ValueError, match="model file not found"):
+        make_agent(f"model:{tmp_path}/missing.zip")
+
+
+def test_self_opponents_play_league_snapshots(tmp_path: Path):
+    """Kind ``self`` plays a frozen snapshot (newest with latest_prob) with its own sampling seed."""
+    from sb3_contrib import MaskablePPO
+
+    from train.opponents import OpponentPool
+    from train.policy_agent import PolicyAgent
+    from train.seat_env import SeatEnv
+
+    pool = OpponentPool({"self": 1.0}, max_snapshots=2, latest_prob=1.0)
+    model = MaskablePPO("MlpPolicy", SeatEnv("aoi(players=2)"), n_steps=64, policy_kwargs={"net_arch": [16]})
+    for i in range(3):
+        model.save(tmp_path / f"s{i}.zip")
+        pool.add_snapshot(str(tmp_path / f"s{i}.zip"))
+    assert pool.snapshots == [str(tmp_path / "s1.zip"), str(tmp_path / "s2.zip")]  # the newest 2 are kept
+    env = SeatEnv("aoi(players=2)", pool)
+    env.reset(seed=0)
+    (opponent,) = env.opponents.values()
+    assert isinstance(opponent, PolicyAgent) and opponent.label == str(tmp_path / "s2.zip")
+    rng = np.random.default_rng(0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert info["episode_stats"]["opponent"] == "self" and env.illegal_actions == 0
+
+
+def test_cli_train_rejects_a_bad_setting_before_loading_torch(capsys: pytest.CaptureFixture[str]):
+    """``aoi train`` validates the config first: a bad --set value or key exits 2 with the message."""
+    from aoi_env.cli import main
+
+    config = str(ROOT / "configs" / "quick.yaml")
+    assert main(["train", "--config", config, "--set", "ppo.gamma=2"]) == 2
+    assert "bad value for 'ppo.gamma': 2" in capsys.readouterr().err
+    assert main(["train", "--config", config, "--set", "ppo.gama=0.9"]) == 2
+    assert "unknown key 'ppo.gama' in section 'ppo'" in capsys.readouterr().err

@@ -1,0 +1,144 @@
+"""``aoi eval``: a trained policy against one opponent kind, with 95% confidence intervals.
+
+``evaluate(agent, vs, games)`` plays ``games`` games in ``SeatEnv`` against the opponent spec
+``vs`` (``random``, ``heuristic``, ``automa:L``, ``model:PATH``).  Games come in deals that share
+a game seed; inside a deal the learner plays every player seat once (seat rotation removes the
+first-player advantage), so ``games`` should be a multiple of the player count; against the
+Automa the learner always has seat 0.  The result holds the win rate (a k-way shared first place
+counts 1/k) with a Wilson 95% interval and the mean VP margin (own VP - best other VP) with a
+normal 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from train.opponents import OpponentPool, check_spec
+from train.seat_env import SeatEnv
+from train.tournament import mean_ci, progress, wilson
+
+
+@dataclass
+class EvalResult:
+    """One row of the result table."""
+
+    policy: str
+    vs: str
+    games: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    margin: float
+    margin_ci: tuple[float, float]
+    vp: float
+    length: float
+    illegal_actions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def evaluate(
+    agent: Any,
+    vs: str,
+    games: int = 100,
+    seed: int = 0,
+    game: str = "aoi(players=2)",
+    setup_choices: str = "random",
+    label: str = "policy",
+    show_progress: bool = False,
+) -> EvalResult:
+    """Play ``agent`` (``choose(game) -> id``) against ``vs``; see the module docstring."""
+    check_spec(vs, "vs", allow_self=False)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    env = SeatEnv(game, OpponentPool({vs: 1.0}), setup_choices=setup_choices)
+    players = env.config_for(vs).players
+    rng = np.random.default_rng(seed)
+    deal_seeds = rng.integers(2**31 - 1, size=math.ceil(games / players))
+    stats = []
+    for i in progress(range(games), games, f"{label} vs {vs}", show_progress):
+        deal, seat = divmod(i, players)
+        env.reset(seed=int(seed * 1_000_003 + i), options={"seat": seat, "game_seed": int(deal_seeds[deal])})
+        info: dict[str, Any] = {}
+        terminated = False
+        while not terminated:
+            _, _, terminated, _, info = env.step(agent.choose(env.game))
+        stats.append(info["episode_stats"])
+    wins = [s["win"] for s in stats]
+    margin, lo, hi = mean_ci([s["margin"] for s in stats])
+    return EvalResult(
+        policy=label,
+        vs=vs,
+        games=games,
+        win_rate=float(np.mean(wins)),
+        win_ci=wilson(float(np.sum(wins)), games),
+        margin=margin,
+        margin_ci=(lo, hi),
+        vp=float(np.mean([s["vp"] for s in stats])),
+        length=float(np.mean([s["length"] for s in stats])),
+        illegal_actions=int(sum(s["illegal_actions"] for s in stats)),
+    )
+
+
+def _pct(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{x:+.1f}"
+
+
+def format_results(results: list[EvalResult]) -> str:
+    """A Markdown table: policy, opponent, games, win rate [95% CI], mean margin [95% CI], VP."""
+    lines = [
+        "| policy | vs | games | win rate [95% CI] | mean VP margin [95% CI] | mean VP | decisions/game |",
+        "|---|---|---:|---|---|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.policy} | {r.vs} | {r.games} | {_pct(r.win_rate)} [{_pct(r.win_ci[0])}, {_pct(r.win_ci[1])}] "
+            f"| {_num(r.margin)} [{_num(r.margin_ci[0])}, {_num(r.margin_ci[1])}] | {r.vp:.1f} | {r.length:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def summary_line(r: EvalResult) -> str:
+    return (
+        f"{r.policy} vs {r.vs}: {r.games} games, win rate {_pct(r.win_rate)} "
+        f"(95% CI {_pct(r.win_ci[0])}-{_pct(r.win_ci[1])}), mean VP margin {_num(r.margin)} "
+        f"(95% CI {_num(r.margin_ci[0])} to {_num(r.margin_ci[1])}), mean VP {r.vp:.1f}"
+    )
+
+
+def run_eval(
+    model: str,
+    vs: list[str],
+    games: int = 100,
+    seed: int = 0,
+    game: str = "aoi(players=2)",
+    deterministic: bool = True,
+    show_progress: bool = True,
+) -> list[EvalResult]:
+    """``aoi eval``: load ``model`` (a .zip) and print one line per opponent plus the table."""
+    import torch
+
+    from train.policy_agent import PolicyAgent
+
+    agent = PolicyAgent.from_path(model, seed=seed, deterministic=deterministic)
+    results = []
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # one observation at a time: more threads only wait on each other
+    try:
+        for spec in vs:
+            r = evaluate(agent, spec, games=games, seed=seed, game=game, label="model", show_progress=show_progress)
+            print(summary_line(r), flush=True)
+            results.append(r)
+    finally:
+        torch.set_num_threads(threads)
+    print()
+    print(format_results(results))
+    return results

@@ -1,0 +1,218 @@
+"""``SeatEnv``: one seat of an *Age of Innovation* game as a single-agent gymnasium env (SB3).
+
+The learner owns one seat (random by default, ``learner_seat`` fixes it); the other seats are
+played inside ``step()`` by opponents from an ``OpponentPool`` (ECOSYSTEM §3.4).  The env drives
+the engine ``aoi_env.Game`` directly (the PettingZoo wrappers would cost ~25 us a step) and
+encodes the same egocentric observation as the AEC env (``aoi_env.observation``).
+
+* **Observation**: the learner's float32 vector ``Box(0, 1, (OBS_SIZE,))``; the action mask is
+  *not* part of it: MaskablePPO reads ``action_masks()`` (a bool vector of ``NUM_ACTIONS``).
+* **Episode**: ``reset`` draws the opponent kind from the pool, builds the game (a game against
+  ``automa:L`` is ``players=1`` plus the Automa seat, learner on seat 0), seeds the opponents and
+  plays until the learner's first decision.  ``step(a)`` applies the learner's id, then lets the
+  opponents (and, inside the engine, the Automa) decide until the learner decides again or the
+  game ends.
+* **Reward (whose)**: always the *learner's* reward.  0 until the game ends, then the final
+  reward of the learner's seat, ``aoi_env.env.final_rewards(scores, reward)`` (``rank`` default,
+  ``win``, ``score_diff``), also when the game ends on an opponent's decision.  Optional
+  potential-based shaping (``shaping > 0``) adds ``shaping * (phi(s') - phi(s))`` each step with
+  ``phi = (own VP - best other VP) / 100``; it is 0 by default.
+* **Illegal ids**: MaskablePPO never picks one.  Anything else that steps with an illegal id
+  (gymnasium's ``check_env`` samples unmasked) gets a uniformly random legal id instead and the
+  ``illegal_actions`` counter in ``info`` goes up; training logs it and it must stay 0.
+* **End info**: on the final step ``info`` holds ``episode_stats`` = ``{opponent, seat, win,
+  margin, vp, length, illegal_actions}`` (``win`` = 1/k for a k-way shared first place,
+  ``margin`` = own VP - best other VP, ``length`` = learner decisions).
+
+Seeding: ``reset(seed=s)`` re-seeds ``self.np_random``, from which come the opponent kind, the
+learner seat, the game seed and each opponent's seed; the same seed and actions give the same
+trajectory.  ``reset(options={"opponent": spec, "seat": s, "game_seed": g})`` fixes any of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from aoi_env.core.config import GameConfig
+from aoi_env.core.engine import Game
+from aoi_env.core.moves import NUM_ACTIONS
+from aoi_env.env import REWARD_KINDS, final_rewards
+from aoi_env.observation import OBS_SIZE, ObservationEncoder
+from train.opponents import OpponentPool, game_config_for
+
+MAX_DECISIONS = 50_000  # engine decisions; a game has ~100-400, this only guards against a stuck loop
+
+
+class SeatEnv(gym.Env):
+    """A single-agent view of one seat (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str | GameConfig = "aoi(players=2)",
+        opponents: OpponentPool | dict[str, float] | str = "random",
+        reward: str = "rank",
+        setup_choices: str = "random",
+        learner_seat: int | None = None,
+        shaping: float = 0.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.base = GameConfig.parse(game) if isinstance(game, str) else game
+        if self.base.automa:
+            raise ValueError("give the Automa as an opponent (automa:L), not in the game string")
+        if reward not in REWARD_KINDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
+        if learner_seat is not None and not 0 <= learner_seat < self.base.players:
+            raise ValueError(f"learner_seat must be 0..{self.base.players - 1} or None, got {learner_seat}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool(opponents)
+        self.reward_kind = reward
+        self.setup_choices = setup_choices
+        self.learner_seat = learner_seat
+        self.shaping = float(shaping)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._configs: dict[str, GameConfig] = {}
+        self._encoder = ObservationEncoder()
+        self.game: Game | None = None
+        self.seat = 0
+        self.kind = ""
+        self.opponents: dict[int, Any] = {}
+        self.illegal_actions = 0  # over the env's lifetime
+        self._episode_illegal = 0
+        self._length = 0
+        self._phi = 0.0
+
+    # -- gymnasium API --------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        options = options or {}
+        rng = self.np_random
+        self.kind = options.get("opponent") or self.pool.draw_kind(rng)
+        config = self.config_for(self.kind)
+        seat = options.get("seat", self.learner_seat)
+        if seat is None:
+            seat = int(rng.integers(config.players))
+        if not 0 <= int(seat) < config.players:
+            raise ValueError(f"seat {seat} is not a player seat of {config} (0..{config.players - 1})")
+        self.seat = int(seat)
+        game_seed = options.get("game_seed")
+        self.game = Game(config, seed=int(rng.integers(2**31 - 1)) if game_seed is None else int(game_seed))
+        self.opponents = {s: self.pool.make(self.kind, rng) for s in range(config.players) if s != self.seat}
+        for agent in self.opponents.values():
+            if hasattr(agent, "bind"):
+                agent.bind(self.game)
+        self._episode_illegal = 0
+        self._length = 0
+        self._play_opponents()
+        self._phi = self._potential()
+        info = {"opponent": self.kind, "seat": self.seat, "game": str(config)}
+        return self._observe(), info
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        game = self._require_game()
+        if game.is_over():
+            raise RuntimeError("the game is over: call reset()")
+        action = int(action)
+        legal = game.legal_actions()
+        if action not in legal:
+            self.illegal_actions += 1
+            self._episode_illegal += 1
+            action = legal[int(self.np_random.integers(len(legal)))]
+        game.apply_action(action)
+        self._length += 1
+        self._play_opponents()
+        reward = 0.0
+        if self.shaping:
+            phi = self._potential()
+            reward += self.shaping * (phi - self._phi)
+            self._phi = phi
+        info: dict[str, Any] = {"illegal_actions": self._episode_illegal}
+        terminated = game.is_over()
+        if terminated:
+            scores = game.scores()
+            reward += float(final_rewards(scores, self.reward_kind)[self.seat])
+            info["episode_stats"] = self.episode_stats()
+        return self._observe(), reward, terminated, False, info  # games always end: never truncated
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal ids as bool (never all False: all True once the game is over, P1)."""
+        game = self._require_game()
+        if game.is_over():
+            return np.ones(NUM_ACTIONS, dtype=bool)
+        mask = game.action_mask().astype(bool)
+        assert mask.any(), "the deciding seat has no legal id"  # engine guarantee (no dead ends)
+        return mask
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        from aoi_env.render.text import render_text
+
+        return render_text(self._require_game())
+
+    # -- league ---------------------------------------------------------------------------
+
+    def add_snapshot(self, path: str) -> None:
+        """Add a frozen learner to the pool (called through ``VecEnv.env_method``)."""
+        self.pool.add_snapshot(path)
+
+    def episode_stats(self) -> dict[str, Any]:
+        """Result of the finished game from the learner's seat (see the module docstring)."""
+        game = self._require_game()
+        scores = [int(v) for v in game.scores()]
+        own = scores[self.seat]
+        others = [v for i, v in enumerate(scores) if i != self.seat]
+        best = max(scores)
+        share = 1.0 / scores.count(best) if own == best else 0.0
+        return {
+            "opponent": self.kind,
+            "seat": self.seat,
+            "win": share,
+            "margin": own - max(others),
+            "vp": own,
+            "length": self._length,
+            "illegal_actions": self._episode_illegal,
+        }
+
+    # -- internals ------------------------------------------------------------------------
+
+    def config_for(self, kind: str) -> GameConfig:
+        key = kind if self.pool.is_automa(kind) else ""
+        if key not in self._configs:
+            self._configs[key] = game_config_for(self.base, kind, self.setup_choices)
+        return self._configs[key]
+
+    def _play_opponents(self) -> None:
+        """Opponents decide until the learner decides or the game ends (Automa turns are engine-internal)."""
+        game = self._require_game()
+        for _ in range(MAX_DECISIONS):
+            seat = game.current_seat()
+            if seat == self.seat or seat < 0:
+                return
+            game.apply_action(self.opponents[seat].choose(game))
+        raise RuntimeError(f"the opponents made {MAX_DECISIONS} decisions in a row in {game.config}")
+
+    def _potential(self) -> float:
+        if not self.shaping:
+            return 0.0
+        scores = self._require_game().scores()
+        others = np.delete(scores, self.seat)
+        return float(scores[self.seat] - others.max()) / 100.0
+
+    def _observe(self) -> np.ndarray:
+        return self._encoder.encode(self._require_game(), self.seat)
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game

@@ -1,0 +1,275 @@
+"""``aoi train``: MaskablePPO self-play training in ``SeatEnv`` (a thin SB3 adapter, STYLE §5.16).
+
+Whose reward: the learner's (``SeatEnv``): 0 until the game ends, then the final reward of the
+learner's seat (``reward``: ``rank`` by default), also when the game ends on an opponent's move.
+
+``run_training(cfg)``:
+
+1. seeds python, numpy and torch (``set_random_seed(cfg.seed)``); env ``i`` is seeded ``seed + i``;
+2. builds ``n_envs`` ``SeatEnv`` copies in a ``DummyVecEnv`` (or ``SubprocVecEnv``) with a
+   ``VecMonitor``; opponents come from one ``OpponentPool`` (``cfg.opponents``);
+3. creates ``MaskablePPO("MlpPolicy", ...)`` (or loads ``--resume PATH`` and continues up to
+   ``total_timesteps``), saves the untrained policy as the baseline and first league snapshot;
+4. learns with callbacks: ``SelfPlayStats`` (TensorBoard: win rate / margin per opponent kind,
+   episode length, illegal ids), ``LeagueSnapshots``, ``CheckpointCallback``,
+   ``MaskableEvalCallback`` (vs ``eval.opponent``) and the progress bar;
+5. saves ``OUT/<name>.zip`` with a JSON sidecar (env id, versions, game string, seed, config);
+6. evaluates the trained and the untrained policy against ``final_eval.opponents`` and prints
+   the table (also ``OUT/results.md`` / ``results.json``).
+
+Saved models are named ``<env id>-<game>-seed<seed>``, e.g.
+``age_of_innovation_v0-aoi_players=2-seed0.zip`` (``model_name``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from aoi_env import __version__
+from aoi_env.env import ENV_NAME, REGISTRY_ID
+from train.config import TrainConfig
+
+
+def model_name(cfg: TrainConfig) -> str:
+    """``<env id>-<game string, file-safe>-seed<seed>``: ``age_of_innovation_v0-aoi_players=2-seed0``."""
+    slug = re.sub(r"[^A-Za-z0-9=.+-]+", "_", cfg.game).strip("_")
+    return f"{ENV_NAME}-{slug}-seed{cfg.seed}"
+
+
+def metadata(cfg: TrainConfig, timesteps: int) -> dict[str, Any]:
+    from aoi_env.core.moves import ACTION_SCHEMA_VERSION
+    from aoi_env.core.state import STATE_SCHEMA_VERSION
+    from aoi_env.observation import OBS_SCHEMA_VERSION
+
+    return {
+        "env_id": REGISTRY_ID,
+        "env_name": ENV_NAME,
+        "aoi_env_version": __version__,
+        "action_schema": ACTION_SCHEMA_VERSION,
+        "observation_schema": OBS_SCHEMA_VERSION,
+        "state_schema": STATE_SCHEMA_VERSION,
+        "game": cfg.game,
+        "seed": cfg.seed,
+        "timesteps": int(timesteps),
+        "config": cfg.to_dict(),
+    }
+
+
+def save_model(model: Any, path: Path, cfg: TrainConfig) -> Path:
+    """``path`` (.zip) plus ``path.json`` with ``metadata``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    path.with_suffix(".json").write_text(json.dumps(metadata(cfg, model.num_timesteps), indent=2) + "\n")
+    return path
+
+
+def make_env_fn(cfg: TrainConfig, pool: Any) -> Any:
+    """A picklable factory of one ``SeatEnv`` (the pool is shared in-process, copied per subprocess)."""
+    from train.seat_env import SeatEnv
+
+    def make() -> SeatEnv:
+        return SeatEnv(
+            cfg.game,
+            pool,
+            reward=cfg.reward,
+            setup_choices=cfg.setup_choices,
+            learner_seat=cfg.learner_seat,
+            shaping=cfg.shaping,
+        )
+
+    return make
+
+
+def make_vec_env(cfg: TrainConfig, pool: Any) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    fns = [make_env_fn(cfg, pool) for _ in range(cfg.n_envs)]
+    venv = SubprocVecEnv(fns) if cfg.vec_env == "subproc" else DummyVecEnv(fns)
+    return VecMonitor(venv)
+
+
+def make_pool(cfg: TrainConfig) -> Any:
+    from train.opponents import OpponentPool
+
+    return OpponentPool(cfg.opponents, cfg.league.max_snapshots, cfg.league.latest_prob)
+
+
+def build_model(cfg: TrainConfig, venv: Any, out: Path, resume: str | None) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    if resume:
+        if not Path(resume).exists():
+            raise ValueError(f"--resume: no such checkpoint {resume!r}")
+        return MaskablePPO.load(resume, env=venv, device="cpu", tensorboard_log=str(out / "tb"))
+    p = cfg.ppo
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=p.learning_rate,
+        n_steps=p.n_steps,
+        batch_size=p.batch_size,
+        n_epochs=p.n_epochs,
+        gamma=p.gamma,
+        gae_lambda=p.gae_lambda,
+        clip_range=p.clip_range,
+        ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef,
+        max_grad_norm=p.max_grad_norm,
+        policy_kwargs={"net_arch": list(p.net_arch)},
+        tensorboard_log=str(out / "tb"),
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], Any]:
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    from train.callbacks import LeagueSnapshots, SelfPlayStats, TimeLimit
+
+    stats = SelfPlayStats()
+    callbacks: list[Any] = [stats]
+    if cfg.max_minutes:
+        callbacks.append(TimeLimit(cfg.max_minutes * 60))
+    if cfg.league.snapshot_every:
+        callbacks.append(LeagueSnapshots(cfg.league.snapshot_every, out / "pool"))
+    if cfg.checkpoint_every:
+        every = max(cfg.checkpoint_every // cfg.n_envs, 1)  # the callback counts vec steps
+        callbacks.append(CheckpointCallback(every, str(out / "checkpoints"), name_prefix=name))
+    if cfg.eval.every:
+        from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+        from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+        from train.opponents import OpponentPool
+        from train.seat_env import SeatEnv
+
+        def make_eval() -> Any:
+            env = SeatEnv(cfg.game, OpponentPool(cfg.eval.opponent), reward=cfg.reward, setup_choices=cfg.setup_choices)
+            env.reset(seed=cfg.seed + 10_000)
+            return env
+
+        callbacks.append(
+            MaskableEvalCallback(
+                VecMonitor(DummyVecEnv([make_eval])),  # the same wrapper type as the training env
+                n_eval_episodes=cfg.eval.games,
+                eval_freq=max(cfg.eval.every // cfg.n_envs, 1),
+                best_model_save_path=str(out / "best"),
+                log_path=str(out / "eval"),
+                deterministic=True,
+                verbose=0,
+            )
+        )
+    return callbacks, stats
+
+
+def final_evaluation(cfg: TrainConfig, trained: Path, baseline: Path | None) -> list[Any]:
+    from train.evaluate import evaluate
+    from train.policy_agent import PolicyAgent
+
+    fe = cfg.final_eval
+    policies = [("trained", trained)] + ([("untrained", baseline)] if baseline is not None and fe.baseline else [])
+    results = []
+    for spec in fe.opponents:
+        for label, path in policies:
+            agent = PolicyAgent.from_path(path, seed=cfg.seed, deterministic=fe.deterministic)
+            r = evaluate(agent, spec, games=fe.games, seed=cfg.seed + 1, game=cfg.game, label=label,
+                         setup_choices=cfg.setup_choices)  # fmt: skip
+            print(f"  {label} vs {spec}: win rate {100 * r.win_rate:.1f}%, margin {r.margin:+.1f}", flush=True)
+            results.append(r)
+    return results
+
+
+def run_training(cfg: TrainConfig, resume: str | None = None) -> dict[str, Any]:
+    """Train, save and evaluate (see the module docstring); returns a summary dict."""
+    import torch
+
+    t0 = time.perf_counter()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+    name = model_name(cfg)
+    threads = torch.get_num_threads()
+    if cfg.torch_threads:
+        torch.set_num_threads(cfg.torch_threads)
+    try:
+        return _run(cfg, resume, out, name, t0)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) -> dict[str, Any]:
+    from stable_baselines3.common.utils import set_random_seed
+
+    set_random_seed(cfg.seed)
+
+    pool = make_pool(cfg)
+    baseline = out / "models" / f"{name}-untrained.zip"
+    for snap in sorted((out / "pool").glob("snapshot_*.zip")):
+        if resume:
+            pool.add_snapshot(str(snap))  # resume: the league so far
+        else:
+            snap.unlink()  # a fresh run in an old directory starts a fresh league
+    venv = make_vec_env(cfg, pool)
+    model = build_model(cfg, venv, out, resume)
+    if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
+        model.set_random_seed(cfg.seed + model.num_timesteps)
+    else:
+        save_model(model, baseline, cfg)
+    if not pool.snapshots:
+        venv.env_method("add_snapshot", str(baseline) if baseline.exists() else str(resume))
+    print(
+        f"aoi train: {name}: {cfg.total_timesteps} steps, {cfg.n_envs} envs ({cfg.vec_env}), opponents {pool}, "
+        f"out {out}",
+        flush=True,
+    )
+    callbacks, stats = build_callbacks(cfg, out, name)
+    start = model.num_timesteps
+    remaining = max(cfg.total_timesteps - start, 0)
+    t_learn = time.perf_counter()
+    model.learn(
+        total_timesteps=remaining,
+        callback=callbacks,
+        progress_bar=cfg.progress_bar,
+        reset_num_timesteps=not resume,
+        tb_log_name=name,
+    )
+    learn_s = time.perf_counter() - t_learn
+    final = save_model(model, out / f"{name}.zip", cfg)
+    venv.close()
+    rate = (model.num_timesteps - start) / max(learn_s, 1e-9)
+    print(
+        f"trained {model.num_timesteps} steps in {learn_s:.0f} s ({rate:.0f} steps/s); "
+        f"illegal actions: {stats.illegal_actions}; model: {final}",
+        flush=True,
+    )
+
+    results = []
+    if cfg.final_eval.games and cfg.final_eval.opponents:
+        print(f"evaluating ({cfg.final_eval.games} games per row) ...", flush=True)
+        results = final_evaluation(cfg, final, baseline if baseline.exists() else None)
+    from train.evaluate import format_results
+
+    table = format_results(results) if results else ""
+    total_s = time.perf_counter() - t0
+    summary = {
+        "model": str(final),
+        "timesteps": int(model.num_timesteps),
+        "learn_seconds": round(learn_s, 1),
+        "total_seconds": round(total_s, 1),
+        "illegal_actions": stats.illegal_actions,
+        "results": [r.to_dict() for r in results],
+        "selfplay_history": stats.history,
+    }
+    (out / "results.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if table:
+        (out / "results.md").write_text(table + "\n")
+        print()
+        print(table)
+    print(f"\ntotal wall time {total_s:.0f} s; results in {out}/results.md", file=sys.stdout, flush=True)
+    return summary
