@@ -306,6 +306,9 @@ def _tracks(g: Game, out: list[str]) -> None:
         p = s.players[seat]
         if p[P_BOARD] < 0:
             continue
+        if p[P_BOARD] >= len(g.data.boards):
+            out.append(f"seat {seat}: unknown planning board {int(p[P_BOARD])}")
+            continue
         board = g.data.boards[int(p[P_BOARD])]
         if not 0 <= p[P_SAILING] <= board.sailing_max:
             out.append(f"seat {seat}: sailing {int(p[P_SAILING])} outside 0..{board.sailing_max} (R71)")
@@ -468,7 +471,7 @@ def _stack(g: Game, out: list[str]) -> None:
         out.append("no pending decision in a running game")
         return
     kind, seat = int(rows[-1][0]), int(rows[-1][1])
-    if kind >= Kind.AUTO:
+    if kind >= Kind.AUTO and kind in KINDS:
         out.append(f"an automatic entry ({Kind(kind).name}) waits on top of the stack")
     if not g.is_player(seat):
         out.append(f"seat {seat} decides, but it is not a player (AUTOMA.md: the Automa never decides)")
