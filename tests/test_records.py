@@ -114,7 +114,7 @@ def test_replay_of_a_changed_move_names_the_move_number(played):
 def test_replay_of_an_illegal_move_names_the_move(played):
     rec, _, _ = played
     bad = GameRecord.from_dict(rec.to_dict() | {"moves": [*rec.moves[:6], "fly to the moon", *rec.moves[7:]]})
-    with pytest.raises(ReplayError, match=r"move 7 of \d+ \('fly to the moon'\).*cannot parse"):
+    with pytest.raises(ReplayError, match=r"move 7 of \d+ \('fly to the moon'\).*is not legal"):
         replay(bad)
 
 

@@ -679,7 +679,7 @@ def test_design8_non_integer_id_is_rejected(action: object) -> None:
     [
         ("", r"cannot parse '' at decision \d+ \(main\): unknown verb ''"),
         ("xyzzy r3c4", r"cannot parse 'xyzzy r3c4' at decision \d+ \(main\): unknown verb 'xyzzy'"),
-        ("bonus B3", r"unknown verb 'bonus'"),  # a pass-bonus move while the main action is pending
+        ("bonus B3", r"'bonus B3' is not legal at decision \d+ \(main\); legal: "),  # a pass-bonus move now
         (7, "a move must be a notation string, got 7"),
         (None, "a move must be a notation string, got None"),
     ],

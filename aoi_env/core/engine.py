@@ -42,6 +42,57 @@ DescribeFn = Callable[["Game", np.ndarray, int], str]
 AutoFn = Callable[["Game", np.ndarray], None]
 
 
+# every first word of a notation string (docs/notation.md): a known verb that is not legal now gets
+# "not legal" rather than "unknown verb"
+NOTATION_VERBS = frozenset(
+    [
+        "set",
+        "draft",
+        "bonus",
+        "start",
+        "place",
+        "take",
+        "build",
+        "upgrade",
+        "sail",
+        "dig",
+        "innovate",
+        "scholar",
+        "spell",
+        "book",
+        "special",
+        "molebridge",
+        "pavilion",
+        "pass",
+        "convert",
+        "done",
+        "target",
+        "tunnel",
+        "fly",
+        "skip",
+        "spades",
+        "spade",
+        "workshop",
+        "bridge",
+        "neutral",
+        "guild",
+        "innovation",
+        "pay",
+        "step",
+        "steps",
+        "key",
+        "nokey",
+        "competency",
+        "city",
+        "palace",
+        "part",
+        "leech",
+        "first",
+        "rivercity",
+    ]
+)
+
+
 @dataclass(frozen=True)
 class Handler:
     legal: LegalFn
@@ -183,7 +234,7 @@ class Game:
         known = sorted({m.split(" ", 1)[0].lower() for m in self.legal_moves()})
         kind = self.pending_kind()
         where = f"decision {int(self.state.glob[G_DECISIONS])} ({kind.name.lower() if kind else 'over'})"
-        if verb not in known:
+        if verb not in known and verb not in NOTATION_VERBS:
             raise ValueError(f"cannot parse {text!r} at {where}: unknown verb {verb!r} ({', '.join(known)})")
         raise ValueError(f"{text!r} is not legal at {where}; legal: {', '.join(self.legal_moves())}")
 
