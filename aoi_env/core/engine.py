@@ -45,52 +45,14 @@ AutoFn = Callable[["Game", np.ndarray], None]
 # every first word of a notation string (docs/notation.md): a known verb that is not legal now gets
 # "not legal" rather than "unknown verb"
 NOTATION_VERBS = frozenset(
-    [
-        "set",
-        "draft",
-        "bonus",
-        "start",
-        "place",
-        "take",
-        "build",
-        "upgrade",
-        "sail",
-        "dig",
-        "innovate",
-        "scholar",
-        "spell",
-        "book",
-        "special",
-        "molebridge",
-        "pavilion",
-        "pass",
-        "convert",
-        "done",
-        "target",
-        "tunnel",
-        "fly",
-        "skip",
-        "spades",
-        "spade",
-        "workshop",
-        "bridge",
-        "neutral",
-        "guild",
-        "innovation",
-        "pay",
-        "step",
-        "steps",
-        "key",
-        "nokey",
-        "competency",
-        "city",
-        "palace",
-        "part",
-        "leech",
-        "first",
+    {
+        "set", "draft", "bonus", "start", "place", "take", "build", "upgrade", "sail", "dig", "innovate",
+        "scholar", "spell", "book", "special", "molebridge", "pavilion", "pass", "convert", "done", "target",
+        "tunnel", "fly", "skip", "spades", "spade", "workshop", "bridge", "neutral", "guild", "innovation",
+        "pay", "step", "steps", "key", "nokey", "competency", "city", "palace", "part", "leech", "first",
         "rivercity",
-    ]
-)
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
