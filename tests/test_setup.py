@@ -249,8 +249,9 @@ def test_r11_competency_display_12_types_on_12_spaces_4_copies(many_games: list[
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_r12_r20_innovation_display_has_2p_plus_2_different_tiles(players: int):
-    """R12 / R20: every one of the 2P + 2 spaces gets a different tile; the rest leave the game."""
+def test_r10_r12_r20_innovation_display_has_2p_plus_2_different_tiles(players: int):
+    """R10 (base + 1 extension for 2-3 players, + 2 for 4-5) / R12 / R20: every one of the
+    2P + 2 spaces gets a different tile; the rest leave the game."""
     for seed in range(20):
         g = Game(f"aoi(players={players})", seed=seed)
         spaces = g.state.glob[G_INNOV_SPACES]
@@ -275,8 +276,9 @@ def test_r14_palace_17_plus_p_plus_1_tiles_in_standard_setup(players: int):
         assert int((state == -2).sum()) == 17 - (players + 2)
 
 
-def test_r13_general_supply():
-    """R13 / R1: 21 city tiles (3 of each type) and the neutral buildings next to the board."""
+def test_r13_op24_general_supply():
+    """R13 / R1 / OP-24: 21 city tiles (3 of each type; not "bridge tokens") and the neutral
+    buildings next to the board."""
     g = Game("aoi(players=3)", seed=0)
     assert g.state.glob[G_CITY_LEFT].tolist() == [3] * 7
     left = g.state.glob[G_NEUTRAL_LEFT]
@@ -424,8 +426,9 @@ def test_r16_8_bonus_tiles_counter_clockwise_and_three_left_with_a_coin(players:
 # R17-R19 player setup
 
 
-def test_r17_r18_every_player_starts_with_15_coins_3_tools_20_vp():
-    """R18: 15 coins and 3 tools, no scholars or books; R17.8: 20 VP; R17.5: 7 scholars in supply."""
+def test_r17_r18_op4_every_player_starts_with_15_coins_3_tools_20_vp():
+    """R18 / OP-4 (the numbers from the board images): 15 coins and 3 tools, no scholars or
+    books; R17.8: 20 VP; R17.5: 7 scholars in supply."""
     g = Game(fixed("felines+inventors+moles", "plains+mountain+lake"), seed=1)
     run_setup(g, until=placing)
     for seat in range(3):
@@ -493,8 +496,9 @@ def test_r17_7_r49_navigators_law_3_gains_1_power_at_setup():
     assert nav[P_BOWLS].tolist() == [3, 9, 0]  # 4 - 1 = 3, 8 + 1 = 9
 
 
-def test_r19_wasteland_book_of_choice_and_4_tools():
-    """R19: Wasteland: +1 book of the player's choice and +1 tool (4 tools in all)."""
+def test_r19_op4_op26_wasteland_book_of_choice_and_4_tools():
+    """R19: Wasteland: +1 book of the player's choice and +1 tool (4 tools in all).  OP-4: the
+    numbers from the board image; OP-26: the red board with book + tool is the Wasteland."""
     g = Game(fixed("felines+inventors+moles", "wasteland+plains+lake"), seed=1)
     log = run_setup(g, prefer("book medicine"), until=placing)
     seat = seat_of(g, "felines")

@@ -86,8 +86,9 @@ def test_r48_steps_in_one_discipline_all_go_to_the_chosen_track() -> None:
 
 
 @pytest.mark.parametrize(("start", "power"), [(2, 1), (4, 2), (6, 2), (11, 3)])
-def test_r49_reaching_a_threshold_gains_power(start: int, power: int) -> None:
-    """R49: reaching level 3 / 5 / 7 / 12 for the first time gains 1 / 2 / 2 / 3 power."""
+def test_r49_op8_reaching_a_threshold_gains_power(start: int, power: int) -> None:
+    """R49 / OP-8 (numbers from the science-board image): reaching level 3 / 5 / 7 / 12 for the
+    first time gains 1 / 2 / 2 / 3 power."""
     g = scenario().set(0, science={"medicine": start}).decide(Kind.STEPS_ONE, 0, 1)
     before = g.clone()
     play(g, "steps medicine")
@@ -217,9 +218,9 @@ def test_r45_3_r50_a_key_from_a_new_city_unlocks_the_barrier() -> None:
 # R51 income at level 9+
 
 
-def test_r51_income_at_level_nine_or_more() -> None:
-    """R51: in Phase I each track at 9 or higher gives Banking 3 coins, Law 6 power, Engineering
-    1 tool, Medicine 3 VP."""
+def test_r51_op8_income_at_level_nine_or_more() -> None:
+    """R51 / OP-8: in Phase I each track at 9 or higher gives Banking 3 coins, Law 6 power,
+    Engineering 1 tool, Medicine 3 VP."""
     g = (
         scenario()
         .bonus(0, "B10")  # 6 coins

@@ -103,9 +103,10 @@ def test_r78_3_old_tile_returns_face_up_for_later_passers() -> None:
     assert bonus_of(g, 1) == "B10"
 
 
-def test_r78_4_next_round_order_is_the_passing_order() -> None:
-    """R78.4: each passer takes the highest free row of the next round's column, so the order of
-    passing becomes the next round's turn order."""
+def test_r4_r78_4_next_round_order_is_the_passing_order() -> None:
+    """R4 / R78.4: the passers fill the other column of the turn-order board from the top: each
+    takes the highest free row of the next round's column, so the order of passing becomes the
+    next round's turn order."""
     s = scenario()
     s.set(0, scholars=1)
     g = s.turn(0)  # order 0, 1, 2
