@@ -146,8 +146,19 @@ def test_op12_side_1_3_has_the_16_inferred_bridge_candidates():
 
 
 def test_r138_side_1_3_has_41_river_adjacent_land_hexes():
-    """DATA audit log: the 1-3 side has 41 river-adjacent land hexes (computed)."""
+    """DATA audit log: the 1-3 side has 41 river-adjacent land hexes (computed); the same 41 as the
+    river-bank list of an independent public implementation (macycumapy/age-of-innovation)."""
     assert int(geometry("1-3").river_adjacent.sum()) == 41
+
+
+def test_c11_op12_side_1_3_border_hexes_are_rows_0_and_8_and_the_eastern_edge():
+    """DATA 2.3 / OP-12: the 22 border hexes of the 1-3 side are the land of rows 0 and 8 and the
+    eastern end of rows 1-5; the western land edge runs along a river, so it is no border.  The
+    same 22 hexes are the edge list of macycumapy/age-of-innovation (cross-check, 2026-11-26)."""
+    geo = geometry("1-3")
+    expected = {f"r0c{c}" for c in (1, 2, 3, 4, 6, 7, 8, 9)}
+    expected |= {f"r{r}c10" for r in range(1, 6)} | {f"r8c{c}" for c in range(2, 11)}
+    assert _names(geo.border) == expected
 
 
 @pytest.mark.parametrize("side", ["3-5", "1-3"])
