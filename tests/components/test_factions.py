@@ -511,6 +511,20 @@ def test_r95_moles_tunnel_allowed_even_when_target_in_sailing_reach() -> None:
     assert val(g, 0, P_VP) == 25 and val(g, 0, P_TOOLS) == 4
 
 
+def test_r95_op48_moles_tunnel_to_an_already_native_hex_just_builds() -> None:
+    """R95 / OP-48: "during any TB action" covers a TB that only builds (R60: a native hex needs
+    no spade), so a tunnel may reach a hex that is already the Moles' terrain.  The UA text calls
+    the target "the hex being terraformed", which could be read as excluding this; we follow the
+    "any TB action" wording (TM's Dwarves tunnel the same way).  Interpretation, see
+    docs/components.md."""
+    sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+    g = sc.build(0, "r8c5", "workshop").terrain("r6c5", "mountain").set(0, tools=5, coins=10).turn(0)
+    play(g, "build", "tunnel", "tunnel r6c5")
+    assert building_at(g, "r6c5") == (Building.WORKSHOP, 0)  # no spade needed: the Workshop follows
+    assert val(g, 0, P_VP) == 25  # 20 + 5 (tunnel)
+    assert val(g, 0, P_TOOLS) == 3  # 5 - 1 (tunnel) - 1 (Workshop)
+
+
 def test_r95_moles_tunnel_in_a_bonus_tb() -> None:
     """R95: "during any TB action": the free-spade TB of spell S3 may use a tunnel too."""
     sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])

@@ -316,6 +316,20 @@ def test_r129_op49_palace9_flight_over_1_or_2_hexes_for_a_scholar_and_5_vp():
     assert p[P_TOOLS] == 0 and p[P_COINS] == 0  # 4 - 3 (spade) - 1; 2 - 2
 
 
+def test_r129_op49_palace9_flight_to_an_already_native_hex_just_builds():
+    """R129 / OP-49: as with the Moles' tunnel (OP-48), "whenever you take a TB action" includes a
+    TB that only builds: a flight may reach a hex that is already native."""
+    sc = scenario().terrain("r7c8", "plains")
+    g = with_palace(sc, 9).set(0, scholars=1, scholar_supply=6, tools=4, coins=2).turn(0)
+    play(g, "build", "fly")
+    assert "fly r7c8" in g.legal_moves()
+    play(g, "fly r7c8")
+    p = player(g)
+    assert hex_row(g, "r7c8")[H_BUILDING] == Building.WORKSHOP
+    assert p[P_VP] == 25 and p[P_SCHOLARS] == 0
+    assert p[P_TOOLS] == 3 and p[P_COINS] == 0  # only the Workshop was paid
+
+
 @pytest.mark.parametrize(("number", "far", "size"), [(9, "r7c8", 2), (17, "r7c8", 1), (9, "r7c9", 1)])
 def test_r129_op49_palace9_flight_range_connects_for_final_area_scoring(number: int, far: str, size: int):
     """R129, R83, OP-49: for final area scoring, buildings within flight range (distance <= 3)
