@@ -79,7 +79,6 @@ from aoi_env.core.moves import (
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import science, scoring, terrain
 from aoi_env.core.state import (
-    G_AREA_TOKEN,
     G_NEUTRAL_SCIENCE,
     G_PHASE,
     G_ROUND,
@@ -253,8 +252,10 @@ class HeuristicAgent(ScriptedAgent):
         others = [seat for seat in range(game.seats) if seat != me]
         area = [_largest_area(game, seat) for seat in others]
         sci = [s.players[seat, P_SCIENCE].tolist() for seat in others]
-        if game.seats == 2:
-            area.append(int(s.glob[G_AREA_TOKEN]))
+        if scoring.has_neutral_faction(game):  # R24; the token is face down until round 6 (R25)
+            token = scoring.visible_area_token(game)
+            tokens = game.config.area_tokens
+            area.append(token if token is not None else round(sum(tokens) / len(tokens)))
             sci.append(s.glob[G_NEUTRAL_SCIENCE].tolist())
         per_discipline = tuple(tuple(levels[d] for levels in sci) for d in range(4))
         return Context(rnd, rnd >= LAST_ROUND or game.is_over(), tuple(area), per_discipline)

@@ -88,7 +88,7 @@ views below; `layout()` their slices.
 | 5427:5523 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
 | 5523:5530 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
 | 5530:5531 | `pavilions_left` | 1 | pavilions left / 8 |
-| 5531:5536 | `neutral_faction` | 5 | 2 players: area token / 15, neutral science levels / 12 (R24) |
+| 5531:5536 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
 | 5536:5544 | `round` | 8 | round one-hot: setup, 1..6, over |
 | 5544:5549 | `phase` | 5 | phase one-hot: setup income actions science over |
 | 5549:5621 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |

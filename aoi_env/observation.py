@@ -32,8 +32,8 @@ from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
 from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.rules.science import MAX_LEVEL
+from aoi_env.core.rules.scoring import AREA_TOKEN_REVEALED_ROUND, visible_area_token
 from aoi_env.core.state import (
-    G_AREA_TOKEN,
     G_BONUS_COINS,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
@@ -215,7 +215,12 @@ LAYOUT: tuple[Block, ...] = (
     Block("scholar_spaces", (16, S + 1), "occupant of science space (discipline * 4 + space): rel. seat, neutral"),
     Block("neutral_left", (7,), "neutral pieces left / supply: workshop .. monument (R1)"),
     Block("pavilions_left", (1,), f"pavilions left / {PAVILION_SCALE:g}"),
-    Block("neutral_faction", (5,), f"2 players: area token / {AREA_SCALE:g}, neutral science levels / 12 (R24)"),
+    Block(
+        "neutral_faction",
+        (5,),
+        f"2 players: area token / {AREA_SCALE:g} (0 while face down, rounds 1-5, R25), "
+        "neutral science levels / 12 (R24)",
+    ),
     # -- round --------------------------------------------------------------------------------
     Block("round", (8,), "round one-hot: setup, 1..6, over"),
     Block("phase", (5,), "phase one-hot: setup income actions science over"),
@@ -436,8 +441,10 @@ def _map_key(g: Game, observer: int) -> tuple:
 
 
 def _display_key(g: Game, observer: int) -> tuple:
-    """Everything the display section depends on besides the observer."""
-    return (g.seats, g.state.glob[_DISPLAY_FIELDS].tobytes())
+    """Everything the display section depends on besides the observer (the round only for
+    whether the area token is face up, R25)."""
+    glob = g.state.glob
+    return (g.seats, glob[_DISPLAY_FIELDS].tobytes(), int(glob[G_ROUND]) >= AREA_TOKEN_REVEALED_ROUND)
 
 
 def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> None:
@@ -641,7 +648,9 @@ def _write_display_blocks(g: Game, w: _Writer) -> None:
     w("pavilions_left")[0] = min(glob[G_PAVILIONS_LEFT] / PAVILION_SCALE, 1.0)
     view = w("neutral_faction")
     if n == 2:
-        view[0] = min(glob[G_AREA_TOKEN] / AREA_SCALE, 1.0)
+        token = visible_area_token(g)  # hidden information until round 6 (R25)
+        if token is not None:
+            view[0] = min(token / AREA_SCALE, 1.0)
         view[1:5] = np.minimum(glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
 
 

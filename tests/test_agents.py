@@ -15,7 +15,7 @@ from agents import Agent, HeuristicAgent, RandomAgent, available_specs, game_of,
 from aoi_env import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
-from aoi_env.core.state import P_BUILT, P_COINS, P_TOOLS
+from aoi_env.core.state import G_AREA_TOKEN, G_ROUND, P_BUILT, P_COINS, P_TOOLS
 from aoi_env.data.enums import Building
 from aoi_env.testing import Scenario
 
@@ -114,6 +114,22 @@ def test_issue6_heuristic_only_reads_the_game_it_is_given() -> None:
         a = agents[g.current_seat()].choose(g)
         assert g.state.to_bytes() == before
         g.apply_action(a)
+
+
+def test_r25_heuristic_does_not_peek_at_the_face_down_area_token() -> None:
+    """R24 / R25: before round 6 the heuristic rates the neutral faction's area by the mean of the
+    possible tokens (13.5 -> 14), whatever the hidden token is; from round 6 by its value.  Against
+    the Automa there is no neutral faction (AUTOMA.md §3.1)."""
+    seen = set()
+    for seed in range(8):
+        g = Game("aoi(players=2,setup_choices=random)", seed=seed)
+        seen.add(int(g.state.glob[G_AREA_TOKEN]))
+        assert HeuristicAgent(seed=0).context(g, 0).others_area[-1] == 14
+    assert len(seen) > 1  # the hidden token differed between these games
+    g.state.glob[G_ROUND] = 6
+    assert HeuristicAgent(seed=0).context(g, 0).others_area[-1] == int(g.state.glob[G_AREA_TOKEN])
+    g = Game("aoi(players=1,automa=simpletons:2)", seed=0)
+    assert len(HeuristicAgent(seed=0).context(g, 0).others_area) == 1  # the Automa only
 
 
 def test_issue6_random_agent_act_is_uniform_over_the_mask() -> None:

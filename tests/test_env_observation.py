@@ -10,6 +10,7 @@ from aoi_env import Game
 from aoi_env.core.board import geometry, parse_hex
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.terrain import reach
+from aoi_env.core.state import G_AREA_TOKEN, G_ROUND
 from aoi_env.data.enums import Faction, Terrain
 from aoi_env.env import raw_env
 from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
@@ -246,17 +247,32 @@ def test_a3_state_is_the_observation_of_seat_0() -> None:
     np.testing.assert_array_equal(e.state(), encode(e.game, 0))
 
 
-def test_r24_two_player_neutral_faction_is_observed() -> None:
-    """R24: with 2 players the neutral area token and science markers are part of the view,
-    and the neutral scholars sit on the '2' space of every discipline."""
+def play_until_round(g: Game, rnd: int, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    while int(g.state.glob[G_ROUND]) < rnd:
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+def test_r24_r25_two_player_neutral_faction_is_observed_and_its_token_is_hidden_until_round_6() -> None:
+    """R24: with 2 players the neutral science markers are part of the view and the neutral
+    scholars sit on the '2' space of every discipline; the area token lies face down (R24.2) and
+    is observed only from the start of round 6 on (R25), by both seats."""
     g = Game("aoi(players=2)", seed=4)
     v = views(encode(g, 0))
-    token = int(g.state.glob[ob.G_AREA_TOKEN])
+    token = int(g.state.glob[G_AREA_TOKEN])
     assert token in (12, 13, 14, 15)
-    assert v["neutral_faction"][0] == pytest.approx(token / 15)
+    assert v["neutral_faction"][0] == 0.0  # face down: nothing about its value is visible
     assert v["neutral_faction"][1:].max() > 0
     assert v["scholar_spaces"][:, 5].tolist() == [0, 1, 0, 0] * 4  # neutral column, space index 1
     assert v["game_players"].tolist() == [1, 0, 0, 0]
+    encoder = ob.ObservationEncoder()  # the cached display section must notice the reveal
+    play_until_round(g, 5)
+    assert views(encoder.encode(g, 1))["neutral_faction"][0] == 0.0
+    play_until_round(g, 6)
+    for seat in (0, 1):
+        assert views(encoder.encode(g, seat))["neutral_faction"][0] == pytest.approx(token / 15)
+        assert views(encode(g, seat))["neutral_faction"][0] == pytest.approx(token / 15)
 
 
 def test_r15_setup_pools_are_observed_during_setup_only() -> None:

@@ -11,6 +11,7 @@ from pettingzoo.test import render_test
 import aoi_env
 from aoi_env import Game
 from aoi_env.core.board import geometry, hex_name, parse_hex
+from aoi_env.core.state import G_AREA_TOKEN, G_ROUND
 from aoi_env.data.enums import Terrain
 from aoi_env.env import raw_env
 from aoi_env.render.svg import NEUTRAL_FILL, TERRAIN_FILL, center, render_svg
@@ -64,6 +65,15 @@ def test_a16_ansi_is_the_text_view_and_human_prints_it(capsys: pytest.CaptureFix
     h.reset(seed=1)
     assert h.render() is None
     assert capsys.readouterr().out == render_text(h.game) + "\n"
+
+
+def test_r25_text_view_hides_the_area_token_until_round_6() -> None:
+    """R24 / R25: the 2-player text view shows the neutral faction with its area token as '?'
+    while it lies face down, and its value from round 6 on."""
+    g = Game("aoi(players=2)", seed=4)
+    assert "neutral: area ?, science" in render_text(g)
+    g.state.glob[G_ROUND] = 6
+    assert f"neutral: area {int(g.state.glob[G_AREA_TOKEN])}, science" in render_text(g)
 
 
 def test_a16_render_without_mode_warns_and_returns_none() -> None:

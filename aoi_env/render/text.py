@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aoi_env.core.rules.scoring import has_neutral_faction, visible_area_token
 from aoi_env.core.state import (
-    G_AREA_TOKEN,
     G_BONUS_COINS,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
@@ -132,9 +132,10 @@ def header_text(g: Game) -> str:
     palaces = [t + 1 for t in range(17) if s.glob[G_PALACE_STATE][t] == -1]
     lines.append("palace tiles: " + (" ".join(map(str, palaces)) or "-"))
     lines.append("city tiles left: " + " ".join(f"K{k + 1}x{int(n)}" for k, n in enumerate(s.glob[G_CITY_LEFT])))
-    if g.seats == 2 and not g.config.automa:
+    if has_neutral_faction(g):
+        token = visible_area_token(g)  # face down until round 6 (R25)
         lines.append(
-            f"neutral: area {int(s.glob[G_AREA_TOKEN])}, science "
+            f"neutral: area {'?' if token is None else token}, science "
             + "/".join(str(int(x)) for x in s.glob[G_NEUTRAL_SCIENCE])
         )
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from aoi_env.core.rules import terrain
 from aoi_env.core.state import (
     G_AREA_TOKEN,
     G_NEUTRAL_SCIENCE,
+    G_ROUND,
     P_BOOKS,
     P_BOWLS,
     P_COINS,
@@ -30,6 +31,20 @@ if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 NEUTRAL = -1  # key of the 2-player neutral faction in rankings
+AREA_TOKEN_REVEALED_ROUND = 6  # R25: the token is turned face up at the start of round 6
+
+
+def has_neutral_faction(g: Game) -> bool:
+    """R24: a 2-player game without an Automa adds the neutral faction (AUTOMA.md §3.1)."""
+    return g.seats == 2 and not g.config.automa
+
+
+def visible_area_token(g: Game) -> int | None:
+    """R24 / R25: the neutral faction's area token lies face down until round 6 starts; what the
+    players may see: its value from then on, ``None`` before (and without a neutral faction)."""
+    if not has_neutral_faction(g) or int(g.state.glob[G_ROUND]) < AREA_TOKEN_REVEALED_ROUND:
+        return None
+    return int(g.state.glob[G_AREA_TOKEN])
 
 
 def shared_ranks(values: dict[int, int], payouts: list[int]) -> dict[int, int]:
@@ -85,7 +100,7 @@ def breakdown(g: Game) -> dict[str, list[int]]:
     n = g.seats
     fs = g.data.raw["final_scoring"]
     areas = {seat: largest_area(g, seat) for seat in range(n)}
-    neutral = n == 2 and not g.config.automa
+    neutral = has_neutral_faction(g)
     if neutral:
         areas[NEUTRAL] = int(g.state.glob[G_AREA_TOKEN])  # R25
     area_vp = shared_ranks(areas, fs["area"])
