@@ -395,20 +395,21 @@ def test_r24_neutral_markers_only_in_a_two_player_game() -> None:
     assert any("neutral science levels [3, 0, 0, 0] (R24" in p for p in violations(g))
 
 
-def test_r68_drafted_palace_tile_may_wait_for_its_effect() -> None:
-    """R68, OP-54: between the Palace and its drafted tile's effect the tile is on a pending
-    PALACE_EFFECT entry, not yet on the player; that is sound, a stray tile is not."""
-
+def test_r68_a_palace_tile_is_placed_with_the_palace_even_while_its_effect_waits() -> None:
+    """R68: the tile is on the player from the moment the Palace is built (drafted or chosen);
+    a pending PALACE_EFFECT (its one-time effect, R55 step 4) holds no tile, so a tile that the
+    display gives to a seat which does not hold it is reported even then."""
     g = sound_position()
     s = g.state
     s.glob[G_PALACE_STATE.start + 6] = 1  # tile 7 to seat 1 ...
-    assert any("palace tile 7 is with seat 1 by the display, with seat -9" in p for p in violations(g))
     depth = int(s.glob[G_DEPTH])
     s.stack[depth] = s.stack[depth - 1]
     s.stack[depth - 1] = 0
-    s.stack[depth - 1, :3] = (Kind.PALACE_EFFECT, 1, 6)  # ... whose effect is pending below the top
+    s.stack[depth - 1, :3] = (Kind.PALACE_EFFECT, 1, -1)  # ... with an effect pending below the top
     s.glob[G_DEPTH] = depth + 1
-    assert violations(g) == []
+    assert any("palace tile 7 is with seat 1 by the display, with seat -9" in p for p in violations(g))
+    s.players[1, P_PALACE_TILE] = 6  # placed on the player: sound
+    assert not [p for p in violations(g) if "palace tile" in p]
 
 
 # ------------------------------------------------------------------------------------------------

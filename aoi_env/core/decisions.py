@@ -201,13 +201,18 @@ def _palace_legal(g: Game, row: np.ndarray) -> list[int]:
 
 @applies(Kind.CHOOSE_PALACE)
 def _palace_apply(g: Game, row: np.ndarray, a: int) -> None:
-    take_palace_tile(g, int(row[1]), a - PALACE_BASE)
+    place_palace_tile(g, int(row[1]), a - PALACE_BASE)
 
 
-def take_palace_tile(g: Game, seat: int, tile: int) -> None:
-    """The Palace is built with this tile: income from now on, one-time effect now (R68, R120)."""
+def place_palace_tile(g: Game, seat: int, tile: int) -> None:
+    """R68: the tile goes in place of the placeholder before anything else of the build happens;
+    its income and abilities apply from now on (its one-time effect comes with R55 step 4)."""
     g.state.glob[G_PALACE_STATE.start + tile] = seat
     g.state.players[seat, P_PALACE_TILE] = tile
+
+
+def palace_tile_effect(g: Game, seat: int, tile: int) -> None:
+    """The tile's one-time effect (R120), after the build's power offers and city check (R55)."""
     pending.push(g.state, Kind.CITY_CHECK, seat)  # palace 8 may complete a city (OP-33)
     effects.gain(g, seat, g.tab.palace_once[tile])
 
@@ -488,18 +493,22 @@ def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
     if new in (Building.SCHOOL, Building.UNIVERSITY):
         pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 0)  # R69, R70
     elif new == Building.PALACE:
-        if p[P_DRAFT_PALACE] >= 0:  # draft variant: the drafted tile, no choice (R68)
+        pending.push(s, Kind.PALACE_EFFECT, seat, -1)  # its one-time effect: R55 step 4
+    buildings.after_build(g, seat, pos, new)
+    if new == Building.PALACE:  # R68: the tile is chosen and placed first, before the offers
+        if p[P_DRAFT_PALACE] >= 0:  # draft variant: the drafted tile, no choice
             tile = int(p[P_DRAFT_PALACE])
             p[P_DRAFT_PALACE] = -1
-            pending.push(s, Kind.PALACE_EFFECT, seat, tile)
+            place_palace_tile(g, seat, tile)
         else:
             pending.push(s, Kind.CHOOSE_PALACE, seat)
-    buildings.after_build(g, seat, pos, new)
 
 
 @automatic(Kind.PALACE_EFFECT)
 def _palace_effect(g: Game, row: np.ndarray) -> None:
-    take_palace_tile(g, int(row[1]), int(row[2]))
+    seat = int(row[1])
+    tile = int(row[2]) if row[2] >= 0 else int(g.state.players[seat, P_PALACE_TILE])
+    palace_tile_effect(g, seat, tile)
 
 
 # --------------------------------------------------------------------------------------------

@@ -362,15 +362,9 @@ def _innovations(g: Game, out: list[str]) -> None:
 def _palace_tiles(g: Game, out: list[str]) -> None:
     s = g.state
     state = s.glob[G_PALACE_STATE].tolist()
-    depth = int(s.glob[G_DEPTH])
-    rows = s.stack[: max(0, min(depth, MAX_STACK))].tolist()
-    in_flight = [[] for _ in range(g.seats)]  # drafted tile between Palace and effect (PALACE_EFFECT pending)
-    for r in rows:
-        if r[0] == Kind.PALACE_EFFECT and 0 <= r[1] < g.seats:
-            in_flight[r[1]].append(r[2])
-    built = s.players[:, P_PALACE_TILE].tolist()
+    built = s.players[:, P_PALACE_TILE].tolist()  # placed when the Palace is built (R68)
     drafted = s.players[:, P_DRAFT_PALACE].tolist()
-    held = [[t for t in (built[q], drafted[q], *in_flight[q]) if t >= 0] for q in range(g.seats)]
+    held = [[t for t in (built[q], drafted[q]) if t >= 0] for q in range(g.seats)]
     holder = _holders(g, held, len(state), "palace tile", out)
     for t, where in enumerate(state):
         if (where >= 0 or holder[t] >= 0) and where != holder[t]:

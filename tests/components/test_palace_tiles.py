@@ -280,9 +280,12 @@ def test_r128_palace8_city_needs_power_6():
 
 def test_r128_op33_palace8_founds_a_city_when_the_tile_is_taken():
     """R128, R43, OP-33: a group of 4 buildings with power 6 is no city (7 needed); taking palace 8
-    lowers the need to 6 and the city is founded right away."""
+    lowers the need to 6 and the city is founded right away: the tile is placed before the build's
+    city check (R68), which then founds it; R55.4 lets the player take the city first."""
     sc = scenario().build(0, "r6c6", "workshop").build(0, "r8c6", "workshop").build(0, "r7c6", "workshop")
     g = build_palace(sc, 8)  # Palace 3 + Workshops 3 x 1 = 6
+    assert g.legal_moves() == ["first city", "first palace"]
+    play(g, "first city")
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K5")
     assert player(g)[P_VP] == 26 and player(g)[P_CITIES] == 1  # 20 + 6 (K5)
@@ -429,25 +432,29 @@ def test_op40_palace14_advance_beyond_the_top_is_lost():
 def test_r134_op32_palace14_city_across_one_river_hex():
     """R134, OP-32: with palace 14 a city may be founded over one river hex between two groups:
     Palace (3) + Workshop (1) south of river hex r6c7 and Guild (2) + Workshop (1) north of it;
-    the player decides whether and when ("rivercity <hex>"), and the river hex is marked."""
+    the player decides whether and when ("rivercity <hex>"), and the river hex is marked.  The
+    tile is placed before the build's own city check (R68), so the Palace's build may use it."""
     sc = scenario().build(0, "r7c7", "workshop").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
     g = build_palace(sc, 14, at="r7c6")
-    play(g, "book law", "book law")  # sailing 0 -> 1 -> 2 rewards
     assert g.pending_kind() == Kind.RIVER_CITY
     assert g.legal_moves() == ["rivercity r6c7", "rivercity r6c8", "done"]  # either river hex between them
     play(g, "rivercity r6c7")
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K1")
+    play(g, "book law", "book law")  # then the tile's one-time effect: sailing 0 -> 1 -> 2 rewards
     assert hex_row(g, "r6c7")[H_RIVER_CITY] == 1
     assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r5c7", "r5c8", "r7c6", "r7c7"))
 
 
 def test_r134_palace14_river_city_may_wait():
     """R134: "you decide whether and when": declining now leaves both groups without a city, and
-    the crossing is offered again at the next city check (here: the next build)."""
+    the crossing is offered again at the next city check (here: the one after the tile's
+    one-time effect)."""
     sc = scenario().build(0, "r7c7", "workshop").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
     g = build_palace(sc, 14, at="r7c6")
-    play(g, "book law", "book law", "done")
+    play(g, "done", "book law", "book law")
+    assert g.pending_kind() == Kind.RIVER_CITY  # offered again
+    play(g, "done")
     assert not g.state.hexes[:, H_CITY].any()
     assert g.pending_kind() == Kind.POST
 

@@ -135,6 +135,8 @@ def test_r42_2_the_value_of_the_new_building_is_irrelevant() -> None:
     g = scenario().build(0, "r4c1", "guild").build(1, "r4c2", "workshop").build(1, "r4c0", "school")
     g = g.set(0, tools=9, coins=9).offer_palace(17).turn(0)
     play(g, "upgrade palace", "upgrade r4c1")  # a Palace (value 3)
+    assert g.legal_moves() == ["palace 17"]  # R68: its tile first
+    play(g, "palace 17")
     assert offered(g) == [(1, 3)]
 
 
@@ -372,7 +374,10 @@ def _expected_offers(g: Game, builder: int, pos: int) -> list[tuple[int, int]]:
 def _pending_offers(g: Game) -> list[tuple[int, int]]:
     s = g.state
     out = []
-    for i in range(int(s.glob[G_DEPTH]) - 1, -1, -1):
+    top = int(s.glob[G_DEPTH]) - 1
+    if top >= 0 and s.stack[top, 0] == Kind.CHOOSE_PALACE:
+        top -= 1  # R68: a new Palace's tile is chosen before the offers
+    for i in range(top, -1, -1):
         if s.stack[i, 0] != Kind.OFFER:
             break
         out.append((int(s.stack[i, 1]), int(s.stack[i, 2])))

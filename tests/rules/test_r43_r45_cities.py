@@ -239,7 +239,9 @@ def test_r44_op33_acquiring_palace_8_founds_several_cities_at_once() -> None:
     )
     play(g, "upgrade palace", "upgrade r8c12")
     assert g.pending_kind() == Kind.CHOOSE_PALACE  # power 6 groups are not cities yet
-    play(g, "palace 8")
+    play(g, "palace 8")  # R68: placed at once, so the build's city check already uses it
+    assert g.legal_moves() == ["first city", "first palace"]  # R55.4: two cities, then the tile
+    play(g, "first city")
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K5")
     assert g.pending_kind() == Kind.CHOOSE_CITY

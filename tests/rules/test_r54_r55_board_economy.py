@@ -171,7 +171,8 @@ def test_r54_r3_no_building_when_the_row_is_empty() -> None:
 
 def test_r55_order_round_vp_then_offers_then_city_then_acquisition() -> None:
     """R55 (order ASSUMPTION, OP-57): a build first scores round VP (T11: 5 per Palace), then makes
-    power offers, then checks for cities; the acquisition effect (palace tile) comes after."""
+    power offers, then checks for cities; the acquisition effect (the palace tile's one-time
+    effect) comes after.  R68: the tile itself is chosen and placed first, before the offers."""
     g = (
         scenario()
         .round(1, tile="T11")
@@ -186,6 +187,9 @@ def test_r55_order_round_vp_then_offers_then_city_then_acquisition() -> None:
     )
     play(g, "upgrade palace", "upgrade r3c1")  # Guild -> Palace: 1 + 3 + 2 + 1 = 7
     assert g.state.players[0, P_VP] == 25  # 1. round scoring first: 20 + 5 (T11)
+    assert (g.pending_kind(), g.current_seat()) == (Kind.CHOOSE_PALACE, 0)  # R68: the tile first
+    play(g, "palace 17")
+    assert g.state.players[0, P_VP] == 25  # placed; its one-time 10 VP come with step 4
     assert (g.pending_kind(), g.current_seat()) == (Kind.OFFER, 1)  # 2. offers
     play(g, "leech accept")
     # 3. the city check founds a city; R55.4: the player orders city rewards and the palace tile
@@ -193,9 +197,7 @@ def test_r55_order_round_vp_then_offers_then_city_then_acquisition() -> None:
     assert g.legal_moves() == ["first city", "first palace"]
     play(g, "first city")
     assert g.pending_kind() == Kind.CHOOSE_CITY
-    play(g, "city K5")
-    assert g.pending_kind() == Kind.CHOOSE_PALACE  # 4. the palace tile
-    play(g, "palace 17")
+    play(g, "city K5")  # 4. then the palace tile's one-time effect, automatically
     assert g.state.players[0, P_VP] == 41  # 25 + 6 (K5) + 10 (palace 17)
 
 
@@ -212,9 +214,10 @@ def test_r55_4_op22_acquisition_may_come_before_the_city_rewards() -> None:
         .set(0, tools=4, coins=6, bowls=(12, 0, 0))
         .turn(0)
     )
-    play(g, "upgrade palace", "upgrade r3c1", "first palace")
-    assert g.pending_kind() == Kind.CHOOSE_PALACE
-    play(g, "palace 10", "book law", "book law")  # 12 power: I 12 -> 0, II 12 (R30); 2 books
+    play(g, "upgrade palace", "upgrade r3c1")
+    assert g.pending_kind() == Kind.CHOOSE_PALACE  # R68: the tile is chosen first ...
+    play(g, "palace 10", "first palace")  # ... and its effect may precede the city rewards
+    play(g, "book law", "book law")  # 12 power: I 12 -> 0, II 12 (R30); 2 books
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K3")  # 8 power: II 12 -> 4, III 8
     assert list(g.state.players[0, P_BOWLS]) == [0, 4, 8]

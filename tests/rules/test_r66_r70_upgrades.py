@@ -237,6 +237,34 @@ def test_r68_draft_variant_uses_the_drafted_tile() -> None:
     assert g.state.glob[G_PALACE_STATE][17 - 1] == 0
 
 
+def test_r68_the_tile_is_chosen_first_before_the_neighbours_decide_their_offers() -> None:
+    """R68 ([UA] "спершу вибрати жетон палацу": you must first choose the palace tile, before
+    placing the Palace): the builder's tile choice comes before the power offers, so the offered
+    neighbour sees the placed tile; its one-time effect follows the offers (R55 step 4)."""
+    s = scenario().offer_palace(2, 17)
+    s.build(0, "r7c6", "guild").build(1, "r7c7", "workshop")
+    g = s.turn(0)
+    play(g, "upgrade palace", "upgrade r7c6")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.CHOOSE_PALACE, 0)
+    play(g, "palace 17")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.OFFER, 1)
+    assert g.state.players[0, P_PALACE_TILE] == 17 - 1  # on the board while seat 1 decides
+    assert g.state.players[0, P_VP] == 20  # the 10 VP of palace 17 come after the offer
+    play(g, "leech decline")
+    assert g.state.players[0, P_VP] == 20 + 10
+
+
+def test_r68_draft_variant_places_the_drafted_tile_before_the_offers() -> None:
+    """R68 / R16: the drafted tile is on the board before the neighbours decide their offers."""
+    s = scenario().offer_palace()
+    s.state().players[0, P_DRAFT_PALACE] = 17 - 1
+    s.build(0, "r7c6", "guild").build(1, "r7c7", "workshop")
+    g = s.turn(0)
+    play(g, "upgrade palace", "upgrade r7c6")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.OFFER, 1)
+    assert g.state.players[0, P_PALACE_TILE] == 17 - 1 and g.state.players[0, P_DRAFT_PALACE] == -1
+
+
 def test_r68_palace_tile_income_applies_from_now_on() -> None:
     """R68 / R57.5: after building the Palace the tile's income is paid (palace 1: 5 power)."""
     s = scenario().offer_palace(1, 17)
