@@ -3,7 +3,11 @@
 ``MAIN`` offers the conversions and every action whose main effect can be carried out now
 (OP-58); ``POST`` offers the conversions and ``done``.  Choosing an action pushes ``END_ACTION``
 (which opens ``POST`` once the action and everything it triggered are resolved) and then the
-action's own decisions.  Passing ends the turn without ``POST``.
+action's own decisions.  Pass is an action too (R79: conversions "before and/or after your
+action"): its effects and the new round bonus tile come first, then ``POST`` -- but only when the
+pass gave something a conversion spends (power, tools, scholars, books, e.g. B8's steps reaching
+a power threshold).  Otherwise every conversion after the pass could have been made before it
+with the same result, so a ``POST`` would only add a redundant decision.
 """
 
 from __future__ import annotations
@@ -315,7 +319,8 @@ def _main_apply(g: Game, row: np.ndarray, a: int) -> None:
         convert(p, a - CONVERT_BASE)
         pending.push(s, Kind.MAIN, seat, int(row[2]))
         return
-    if a == A_PASS:
+    if a == A_PASS:  # Pass is an action too: conversions may follow it (R79)
+        pending.push(s, Kind.END_ACTION, seat, 1, *convertible(p))
         do_pass(g, seat)
         return
     if a == SPECIAL_BASE + SP_FACTION and "second_action" in (special_gain(g, seat, SP_FACTION) or {}):
@@ -429,6 +434,19 @@ def _post_apply(g: Game, row: np.ndarray, a: int) -> None:
         pending.push(g.state, Kind.POST, seat)
 
 
+def convertible(player: np.ndarray) -> tuple[int, int, int, int, int]:
+    """What the conversions of R79 spend: bowls II (burn) and III, tools, scholars, books."""
+    return (int(player[II]), int(player[III]), int(player[P_TOOLS]), int(player[P_SCHOLARS]),
+            int(player[P_BOOKS].sum()))  # fmt: skip
+
+
 @automatic(Kind.END_ACTION)
 def _end_action(g: Game, row: np.ndarray) -> None:
-    pending.push(g.state, Kind.POST, int(row[1]))
+    """Open ``POST``; after a Pass (p0 = 1, p1..p5 = ``convertible`` before it) only if the pass
+    increased one of those (see the module docstring)."""
+    seat = int(row[1])
+    if row[2] == 1:
+        before = row[3:8].tolist()
+        if not any(now > was for now, was in zip(convertible(g.state.players[seat]), before, strict=True)):
+            return
+    pending.push(g.state, Kind.POST, seat)

@@ -206,3 +206,28 @@ def test_op59_no_conversion_before_a_tb_in_another_players_turn() -> None:
     g = s.decide(Kind.TB_TARGET, 1, 2, 3)  # seat 1 while it is seat 0's turn
     assert g.current_seat() == 1
     assert not [m for m in g.legal_moves() if m.startswith("convert")]
+
+
+def test_r79_conversions_after_a_pass_that_gave_power() -> None:
+    """R79 ("before and/or after your action"; Pass is an action, [UA] "За винятком дії «Пас»"):
+    B8's pass step takes Law 2 -> 3, which gives 1 power (I -> II); after the new round bonus
+    tile the player may convert, here burn with the new token."""
+    s = scenario().display_bonus("B1", "B3", "B7")
+    s.bonus(0, "B8").build(0, "r7c6", "school").set(0, science=(0, 2, 0, 0), bowls=(5, 7, 0), tools=0)
+    s.set(0, scholars=0, books=(0, 0, 0, 0))
+    g = s.turn(0)
+    play(g, "pass", "step law", "bonus B1")
+    assert list(g.state.players[0, P_BOWLS]) == [4, 8, 0]
+    assert (g.pending_kind(), g.current_seat()) == (Kind.POST, 0)
+    assert g.legal_moves() == ["convert burn", "done"]
+    play(g, "convert burn", "done")
+    assert list(g.state.players[0, P_BOWLS]) == [4, 6, 1]
+    assert g.current_seat() == 1
+
+
+def test_r79_no_redundant_decision_after_a_pass_that_gave_nothing_to_convert() -> None:
+    """R79: when the pass gave nothing a conversion spends, converting after it equals converting
+    before it, so the engine asks nothing after the pass (B10 has no pass effect)."""
+    g = scenario().display_bonus("B1", "B3", "B7").turn(0)
+    play(g, "pass", "bonus B1")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.MAIN, 1)
