@@ -535,7 +535,7 @@ def _largest_area(g: Game, seat: int, own: np.ndarray | None = None) -> int:
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
         jump = 3  # palace 9 (R129)
-    bridges = g.state.built_bridges()
+    bridges = g.state.built_bridges() if g.is_player(seat) else scoring.NO_BRIDGES  # as scoring
     sailing = terrain.sailing(g, seat, final=True)
     key = (g.geo.name, sailing, bridges.tobytes(), jump)
     rel = _AREA_RELATIONS.get(key)

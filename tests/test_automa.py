@@ -37,6 +37,7 @@ from aoi_env.core.state import (
     P_BUILT,
     P_INNOVATIONS,
     P_PASSED,
+    P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SCIENCE,
     P_VP,
@@ -362,6 +363,20 @@ def test_automa_final_scoring_has_no_resources_and_wanderers_bonus() -> None:
     parts = scoring.breakdown(g)
     assert parts["resources"][AUTOMA] == 0
     assert parts["faction"][AUTOMA] == 2 * 3
+
+
+def test_automa_area_scoring_ignores_bridges_like_her_reach() -> None:
+    """AUTOMA.md §10 #3 / R83: she has no bridges and a human's bridge does not connect her
+    buildings, for her builds and her final area alike; for the human the bridge connects."""
+    sc = solo("simpletons:1:lake")
+    sc.build(AUTOMA, "r0c6", "workshop").build(AUTOMA, "r1c4", "workshop")
+    sc.bridge(0, "r0c6", "r1c4")  # a human bridge across the river between them (1-3 side)
+    g = sc.turn(0)
+    g.state.players[AUTOMA, P_SAILING] = 0  # ship level 0: only the bridge could join them
+    assert scoring.largest_area(g, AUTOMA) == 1
+    sc = solo("simpletons:1:lake").build(0, "r0c6", "workshop").build(0, "r1c4", "workshop")
+    g = sc.bridge(0, "r0c6", "r1c4").set(0, sailing=0).turn(0)
+    assert scoring.largest_area(g, 0) == 2
 
 
 def test_automa_round_tile_table_matches_the_app_groups() -> None:

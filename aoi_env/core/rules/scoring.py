@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 NEUTRAL = -1  # key of the 2-player neutral faction in rankings
+NO_BRIDGES = np.zeros((0, 2), dtype=np.int32)
 AREA_TOKEN_REVEALED_ROUND = 6  # R25: the token is turned face up at the start of round 6
 
 
@@ -82,7 +83,10 @@ def largest_area(g: Game, seat: int) -> int:
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
         jump = 3  # palace 9: flight range connects
-    rel = g.geo.area_relation(terrain.sailing(g, seat, final=True), g.state.built_bridges(), jump)
+    # the Automa has no bridges, and other players' bridges do not connect her buildings
+    # (AUTOMA.md §10 #3, the same Reach as her builds: docs/automa.md)
+    bridges = g.state.built_bridges() if g.is_player(seat) else NO_BRIDGES
+    rel = g.geo.area_relation(terrain.sailing(g, seat, final=True), bridges, jump)
     groups = g.geo.groups([int(x) for x in np.flatnonzero(own)], rel)
     return max(len(grp) for grp in groups)
 
