@@ -43,6 +43,7 @@ from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig
 from train.records import play_record, save
 from train.tournament import (
     holm,
+    json_safe,
     load_yaml,
     mean_ci,
     normal_two_sided_p,
@@ -495,16 +496,6 @@ def report_html(markdown_title: str, cfg: BalanceConfig, tables: dict[str, list[
     return "\n".join(parts)
 
 
-def _json_safe(obj: Any) -> Any:
-    if isinstance(obj, float) and math.isnan(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_json_safe(v) for v in obj]
-    return obj
-
-
 def run_balance(cfg: BalanceConfig, out: TextIO | None = None) -> dict[str, Any]:
     """Play, analyse, write JSON/CSV/plots/report into ``cfg.out``; returns the tables."""
     stream = out or sys.stdout
@@ -524,7 +515,7 @@ def run_balance(cfg: BalanceConfig, out: TextIO | None = None) -> dict[str, Any]
     subtitle = f"{len(tasks)} games, {'/'.join(map(str, cfg.players))} players, agents {'+'.join(cfg.agents)}"
     plots = write_plots(tables, rows, out_dir, subtitle) if cfg.plots else []
     doc = {"config": asdict(cfg), "games": len(tasks), "tables": tables}
-    (out_dir / "balance.json").write_text(json.dumps(_json_safe(doc), indent=1) + "\n", encoding="utf-8")
+    (out_dir / "balance.json").write_text(json.dumps(json_safe(doc), indent=1) + "\n", encoding="utf-8")
     with open(out_dir / "seatings.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()

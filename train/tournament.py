@@ -433,13 +433,14 @@ def format_table(summary: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
-def _json_safe(obj: Any) -> Any:
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every NaN (an undefined rate or interval) as ``None``, so the JSON is valid."""
     if isinstance(obj, float) and math.isnan(obj):
         return None
     if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
+        return {k: json_safe(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_json_safe(v) for v in obj]
+        return [json_safe(v) for v in obj]
     return obj
 
 
@@ -460,7 +461,7 @@ def write_outputs(out: Path, cfg: TournamentConfig, summary: dict[str, Any], gam
         for g in sorted(games, key=lambda r: r["meta"]["index"])
     ]
     doc = {"config": asdict(cfg), "summary": summary, "games": results}
-    (out / "tournament.json").write_text(json.dumps(_json_safe(doc), indent=1) + "\n", encoding="utf-8")
+    (out / "tournament.json").write_text(json.dumps(json_safe(doc), indent=1) + "\n", encoding="utf-8")
     with open(out / "participants.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["name", "spec", "games", "mu", "sigma", "ordinal", "wins", "win_rate", "win_lo", "win_hi",

@@ -21,7 +21,6 @@ from __future__ import annotations
 import pytest
 
 from aoi_env import testing
-from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
@@ -37,8 +36,6 @@ from aoi_env.core.state import (
     H_NEUTRAL,
     H_OWNER,
     H_TERRAIN,
-    P_BOOKS,
-    P_BOWLS,
     P_COINS,
     P_COMPETENCIES,
     P_NEUTRAL_BUILT,
@@ -46,7 +43,6 @@ from aoi_env.core.state import (
     P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
-    P_SCIENCE,
     P_TERRAFORMING,
     P_TOOLS,
     P_VP,
@@ -54,6 +50,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario
+from tests.state_readers import books, bowls, hex_row, player, science
 
 FACTIONS = ["inventors", "monks", "illusionists"]
 BOARDS = ["plains", "lake", "swamp"]
@@ -77,26 +74,6 @@ def develop(sc: Scenario, key: str, coins: int = 5) -> Game:
     g = sc.turn(0)
     play(g, "innovate", f"innovation {key}", "pay banking", "pay banking", "pay banking")
     return g
-
-
-def player(g: Game, seat: int = 0):  # noqa: ANN201 - the seat's row of the state
-    return g.state.players[seat]
-
-
-def hex_row(g: Game, name: str):  # noqa: ANN201 - the hex's row of the state
-    return g.state.hexes[parse_hex(name)]
-
-
-def science(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_SCIENCE]]
-
-
-def books(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_BOOKS]]
-
-
-def bowls(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_BOWLS]]
 
 
 # ------------------------------------------------------------------------------------------------

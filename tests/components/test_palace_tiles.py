@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 from aoi_env import testing
-from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
@@ -37,7 +36,6 @@ from aoi_env.core.state import (
     H_RIVER_CITY,
     H_TERRAIN,
     P_BOOKS,
-    P_BOWLS,
     P_BUILT,
     P_CITIES,
     P_COINS,
@@ -47,13 +45,13 @@ from aoi_env.core.state import (
     P_SAILING,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
-    P_SCIENCE,
     P_TOOLS,
     P_VP,
     Phase,
 )
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario
+from tests.state_readers import books, bowls, hex_row, player, science
 
 FACTIONS = ["inventors", "monks", "illusionists"]
 BOARDS = ["plains", "lake", "swamp"]
@@ -89,26 +87,6 @@ def others_pass(g: Game) -> Game:
     play(g, "done", "pass", "bonus B1", "pass", "bonus B5")
     assert g.current_seat() == 0 and g.pending_kind() == Kind.MAIN
     return g
-
-
-def player(g: Game, seat: int = 0):  # noqa: ANN201 - the seat's row of the state
-    return g.state.players[seat]
-
-
-def hex_row(g: Game, name: str):  # noqa: ANN201 - the hex's row of the state
-    return g.state.hexes[parse_hex(name)]
-
-
-def science(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_SCIENCE]]
-
-
-def books(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_BOOKS]]
-
-
-def bowls(g: Game, seat: int = 0) -> list[int]:
-    return [int(x) for x in g.state.players[seat, P_BOWLS]]
 
 
 # ------------------------------------------------------------------------------------------------
