@@ -250,7 +250,7 @@ class HeuristicAgent(ScriptedAgent):
         s = game.state
         rnd = int(s.glob[G_ROUND])
         others = [seat for seat in range(game.seats) if seat != me]
-        area = [_largest_area(game, seat) for seat in others]
+        area = [scoring.largest_area(game, seat) for seat in others]
         sci = [s.players[seat, P_SCIENCE].tolist() for seat in others]
         if scoring.has_neutral_faction(game):  # R24; the token is face down until round 6 (R25)
             token = scoring.visible_area_token(game)
@@ -410,7 +410,7 @@ class HeuristicAgent(ScriptedAgent):
             reach = self._reach(g, me, own, sailing) if p[P_BOARD] >= 0 else 0.0
             if len(self._map_cache) > 20_000:
                 self._map_cache.clear()
-            hit = self._map_cache[key] = (_largest_area(g, me, own), _city_progress(g, own), reach)
+            hit = self._map_cache[key] = (scoring.largest_area(g, me, own), _city_progress(g, own), reach)
         return hit
 
     def _reach(self, g: Game, me: int, own: np.ndarray, sailing: int) -> float:
@@ -516,34 +516,6 @@ def _projection(g: Game, me: int, ctx: Context, area_size: int) -> tuple[int, in
     levels = g.state.players[me, P_SCIENCE].tolist()
     sci = sum(_rank_share(levels[d], ctx.others_science[d], fs["science"]) for d in range(4))
     return area, sci
-
-
-_AREA_RELATIONS: dict[tuple[str, int, bytes, int], np.ndarray] = {}
-
-
-def _largest_area(g: Game, seat: int, own: np.ndarray | None = None) -> int:
-    """``scoring.largest_area`` (R83) with the reach relation cached: it depends only on the map,
-    the final sailing value, the bridges and the tunnel / flight range, and costs a matrix power
-    to build when tunnels or flights count."""
-    if own is None:
-        own = terrain.own_mask(g, seat)
-    if not own.any():
-        return 0
-    p = g.state.players[seat]
-    faction = int(p[P_FACTION])
-    jump = 2 if faction >= 0 and g.tab.faction_flags[faction]["tunnel"] else 0  # Moles (R95)
-    tile = int(p[P_PALACE_TILE])
-    if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
-        jump = 3  # palace 9 (R129)
-    bridges = g.state.built_bridges() if g.is_player(seat) else scoring.NO_BRIDGES  # as scoring
-    sailing = terrain.sailing(g, seat, final=True)
-    key = (g.geo.name, sailing, bridges.tobytes(), jump)
-    rel = _AREA_RELATIONS.get(key)
-    if rel is None:
-        if len(_AREA_RELATIONS) > 4096:
-            _AREA_RELATIONS.clear()
-        rel = _AREA_RELATIONS[key] = g.geo.area_relation(sailing, bridges, jump)
-    return max(len(grp) for grp in g.geo.groups([int(x) for x in np.flatnonzero(own)], rel))
 
 
 def _rank_share(mine: int, others: tuple[int, ...], payouts: list[int]) -> int:

@@ -450,12 +450,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # A7: one vacuous step(None) per finished agent
             return
-        pending = game.pending_kind().name.lower()
         if action is None:
-            raise ValueError(f"{agent} must act (pending: {pending}); got None")
+            raise ValueError(f"{agent} must act (pending: {self._pending_name(game)}); got None")
         acting = self.possible_agents[game.current_seat()]
         if agent != acting:  # agent_selection was changed by hand: never act for the wrong seat
-            raise ValueError(f"{agent} cannot act now: the pending decision ({pending}) is {acting}'s")
+            raise ValueError(f"{agent} cannot act now: the pending decision ({self._pending_name(game)}) is {acting}'s")
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action[()]  # a 0-d array from a policy; the engine checks the type
         try:
@@ -464,14 +463,19 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"{agent}: {err}") from None
         self._check(game)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         if game.is_over():
+            self._clear_rewards()
             self._finish(game)
-        else:
+            self._accumulate_rewards()
+        else:  # rewards are all zero until the end (final rewards only): nothing to clear or add
             self.agent_selection = self.possible_agents[game.current_seat()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    @staticmethod
+    def _pending_name(game: Game) -> str:
+        kind = game.pending_kind()
+        return "none" if kind is None else kind.name.lower()
 
     def _check(self, game: Game) -> None:
         """``check_invariants=True``: every broken invariant, listed in one ``AssertionError``."""

@@ -100,6 +100,7 @@ from aoi_env.core.state import (
     P_TERRAFORMING,
     P_TOOLS,
     P_VP,
+    PLAYER_FIELDS,
     Phase,
 )
 from aoi_env.data import NUM_POSITIONS, load
@@ -337,10 +338,6 @@ _PLAYER_CATEGORIES = (
     ("player_bonus", (P_BONUS,)),
 )
 """One-hot player blocks: (block, player fields whose value, if >= 0, is the column to set)."""
-_CAT_FIELDS = np.array([f for _, fields in _PLAYER_CATEGORIES for f in fields], dtype=np.intp)
-_CAT_START = np.array([SLICES[name].start for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
-_CAT_WIDTH = np.array([SHAPES[name][1] for name, fields in _PLAYER_CATEGORIES for _ in fields], dtype=np.intp)
-_ROWS = np.arange(S, dtype=np.intp)[:, None]
 _NEUTRAL_NAMES = ("workshop", "guild", "school", "university", "palace", "tower", "monument")
 
 
@@ -451,8 +448,8 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     """Write every block in layout order (``cached`` writes or restores a cached section).
 
     Outside the cached sections the blocks are taken in groups (``w.skip`` checks their order)
-    and written by flat index: every value that is 1.0 goes into one index list, ``on``, set with
-    a single scatter at the end (issue 10); counts use two vectorised scatters.
+    and written by flat index: the player, turn-order and round blocks come from one gather of
+    the state's integers through a precomputed ``_Program`` per (seats, observer) (issue 10).
     """
     n = g.seats
     s = g.state
@@ -463,54 +460,23 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     hex_pending = w.views[w.index]
     w.skip(_PLAYER_PART)
 
-    # -- game parameters and player_present (fixed per game)
-    on = list(_game_ones(g))
-
-    # -- players: row r of every player block is seat (observer + r) % n, the egocentric rotation
-    view = w.views[_INDEX["player_automa"]]
-    for seat in range(g.config.players, n):
-        r = relative_seat(seat, observer, n)
-        view[r, 0] = automa.level_of(g, seat) / 5.0
-        view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
-    pl = s.players[relative_order(observer, n)]
-    # one-hot player blocks (_PLAYER_CATEGORIES): block start + row * width + value, values >= 0
-    values = pl[:, _CAT_FIELDS]
-    on.extend((_CAT_START + _ROWS[:n] * _CAT_WIDTH + values)[values >= 0].tolist())
-    # scaled-count player blocks (_PLAYER_NUMBERS) in one scatter: rows 0..n-1 of each block
-    numbers = pl[:, _NUMBER_FIELDS] * _NUMBER_INV_SCALE
-    np.maximum(numbers, 0.0, out=numbers)  # = np.clip(numbers, 0, 1), without its Python overhead
-    np.minimum(numbers, 1.0, out=numbers)
-    buf[_NUMBER_INDEX[: n * _NUMBER_FIELDS.size]] = numbers.ravel()
-    comp, flags = _FLAT["player_competencies"], _FLAT["player_flags"]
-    for r, row in enumerate(pl[:, _BIT_FIELDS].tolist()):
-        competencies, passed, neutral_palace, defer_city, specials = row
-        on.extend(comp + r * 12 + c for c in range(12) if competencies >> c & 1)
-        base = flags + r * 9
-        if passed:
-            on.append(base)
-        if neutral_palace:
-            on.append(base + 1)
-        if defer_city:
-            on.append(base + 2)
-        on.extend(base + 3 + b for b in range(6) if specials >> b & 1)
-    for name, field, used in (("player_order", G_ORDER, n), ("player_next_order", G_NEXT_ORDER, glob[G_NEXT_COUNT])):
-        base = _FLAT[name]
-        for position, seat in enumerate(glob[field][: min(int(used), S)].tolist()):
-            if 0 <= seat < n:
-                on.append(base + relative_seat(seat, observer, n) * S + position)
+    # -- game parameters, players, turn orders and the round: one gather program (_Program)
+    prog = _program(n, observer)
+    if g.config.players < n:  # the Automa's seats (solo): her level and faction
+        view = w.views[_INDEX["player_automa"]]
+        for seat in range(g.config.players, n):
+            r = relative_seat(seat, observer, n)
+            view[r, 0] = automa.level_of(g, seat) / 5.0
+            view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
+    values = np.concatenate((s.players.ravel(), glob))[prog.source]
+    prog.write(buf, values, int(glob[G_NEXT_COUNT]))
+    buf[_game_ones(g)] = 1.0
 
     cached("displays", _display_key(g, observer), _write_displays)
 
-    # -- round
     first = w.index
     w.skip(_ROUND_PART)
-    round_, phase, final_tile, start_player = glob[_ROUND_FIELDS].tolist()
-    on.append(_FLAT["round"] + min(round_, 7))
-    on.append(_FLAT["phase"] + phase)
-    base = _FLAT["round_tiles"]
-    on.extend(base + r * 12 + tile for r, tile in enumerate(glob[G_ROUND_TILES].tolist()) if tile >= 0)
-    on.append(_FLAT["final_tile"] + final_tile)
-    on.append(_FLAT["start_player"] + relative_seat(start_player, observer, n))
+    phase = int(glob[G_PHASE])
 
     # -- setup pools (empty after setup)
     if phase == Phase.SETUP:
@@ -520,13 +486,12 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
         for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
             ids = glob[field]
             draft[offset + ids[ids >= 0]] = 1.0
-    buf[on] = 1.0
 
     # -- the pending decision
     _write_pending(g, w, observer, hex_pending)
 
 
-def _game_ones(g: Game) -> tuple[int, ...]:
+def _game_ones(g: Game) -> np.ndarray:
     """Flat indices of the 1.0 values of game_players, game_ruleset, game_map and player_present
     (they depend on the configuration only; kept on the game, shared by its clones)."""
     out = g.__dict__.get("_obs_game_ones")
@@ -538,40 +503,34 @@ def _game_ones(g: Game) -> tuple[int, ...]:
         if g.config.map_side == "1-3":
             idx.append(_FLAT["game_map"])
         idx.extend(_FLAT["player_present"] + r for r in range(n))
-        out = g._obs_game_ones = tuple(idx)
+        out = g._obs_game_ones = np.array(idx, dtype=np.intp)
     return out
 
 
 def _write_map(g: Game, observer: int, w: _Writer) -> None:
     """The hex planes hex_terrain .. hex_reach.
 
-    The planes that do not depend on the observer are kept once for all observers (keyed by the
-    hexes and bridges), the others (owner, bridges, spades, reach) are written per observer.
+    The observer-independent planes, and the owner and bridge planes by absolute seat, are kept
+    once for all observers (keyed by the hexes and bridges); an observer gets the latter with
+    their rows rotated (egocentric), then the spades and reach planes (cached with the hexes).
     """
     n = g.seats
     s = g.state
-    players = s.players
     names, span = _SECTIONS["map"]
     first = w.index
     w.skip(names)
     v = dict(zip(names, w.views[first : first + len(names)], strict=True))
-    bridges = s.built_bridges()
-    key = (g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), len(bridges))
+    key = (g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))
     hit = w.shared.get("map")
-    if hit is not None and hit[0] == key:
-        w.buf[span] = hit[1]  # observer planes are zero in it
-    else:
-        _write_static_planes(g, v, bridges)
-        w.shared["map"] = (key, w.buf[span].copy())
-    h = s.hexes
-    owned = np.flatnonzero((h[:, H_BUILDING] > 0) & (h[:, H_OWNER] >= 0))
-    v["hex_owner"][relative_seat(h[owned, H_OWNER].astype(np.intp), observer, n), owned] = 1.0
-    if len(bridges):
-        view = v["hex_bridges"]
-        owners = relative_seat(s.bridges[: len(bridges), 2].astype(np.intp), observer, n)
-        view[owners, bridges[:, 0]] = 1.0
-        view[owners, bridges[:, 1]] = 1.0
-    native = int(players[observer, P_BOARD])
+    if hit is None or hit[0] != key:
+        hit = w.shared["map"] = (key, *_shared_map(g, v, span, w.buf))
+    _, static, owner, bridges = hit
+    w.buf[span] = static  # the owner, bridge, spade and reach planes are zero in it
+    rows = relative_order(observer, n)
+    v["hex_owner"][:n] = owner[rows]
+    if bridges is not None:
+        v["hex_bridges"][:n] = bridges[rows]
+    native = int(s.players[observer, P_BOARD])
     if native >= 0:
         cache = terrain_rules.hex_cache(g).extra  # per hexes content: the plane of each native terrain
         plane = cache.get(("obs_spades", native))
@@ -580,6 +539,29 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
             plane = cache[("obs_spades", native)] = np.where(g.geo.land, dist / 3.0, 0.0).astype(np.float32)
         v["hex_spades"][0] = plane
     v["hex_reach"][0] = terrain_rules.reach(g, observer)
+
+
+def _shared_map(
+    g: Game, v: dict[str, np.ndarray], span: slice, buf: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The map section's observer-independent part: (static planes as written into ``buf[span]``,
+    owner planes by absolute seat, bridge planes by absolute seat or None without bridges)."""
+    n = g.seats
+    s = g.state
+    bridges = s.built_bridges()
+    _write_static_planes(g, v, bridges)
+    static = buf[span].copy()
+    h = s.hexes
+    owned = np.flatnonzero((h[:, H_BUILDING] > 0) & (h[:, H_OWNER] >= 0))
+    owner = np.zeros((n, P), dtype=np.float32)
+    owner[h[owned, H_OWNER].astype(np.intp) % n, owned] = 1.0
+    if not len(bridges):
+        return static, owner, None
+    planes = np.zeros((n, P), dtype=np.float32)
+    seats = s.bridges[: len(bridges), 2].astype(np.intp) % n
+    planes[seats, bridges[:, 0]] = 1.0
+    planes[seats, bridges[:, 1]] = 1.0
+    return static, owner, planes
 
 
 def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray) -> None:
@@ -728,8 +710,83 @@ _PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]
 _PLAYER_PART = _NAMES[_INDEX["hex_pending"] : _INDEX["player_next_order"] + 1]
 _ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_draft"] + 1]
 _FLAT = {name: SLICES[name].start for name in _NAMES}
-_BIT_FIELDS = np.array([P_COMPETENCIES, P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY, P_SPECIALS_USED], dtype=np.intp)
-_ROUND_FIELDS = np.array([G_ROUND, G_PHASE, G_FINAL_TILE, G_START_PLAYER], dtype=np.intp)
+
+
+class _Program:
+    """Where every player, turn-order and round value goes, for one (seats, observer) pair.
+
+    ``source`` indexes the concatenation ``players.ravel() + glob`` (the state's integers);
+    the gathered values are split into three parts, each written with a few array operations
+    instead of a Python loop per row (issue 10):
+
+    * one-hot entries: value ``v`` sets ``base + mult * t(v)`` when ``low <= v < high`` and the
+      entry's turn-order position is below the number of passed players (``position``, -1 when
+      it does not apply); ``t`` caps the value (the round) and rotates seats (egocentric);
+    * bit entries: bit ``shift`` of ``v`` (``mask`` -1: any bit) sets ``dst``;
+    * scaled counts: ``clip(v * inv_scale, 0, 1)`` into ``dst``.
+    """
+
+    __slots__ = ("source", "n_hot", "n_bits", "base", "mult", "cap", "rotate", "low", "high", "position",
+                 "bit_shift", "bit_mask", "bit_dst", "num_inv", "num_dst", "observer", "seats")  # fmt: skip
+
+    def __init__(self, seats: int, observer: int) -> None:
+        self.observer, self.seats = observer, seats
+        glob0 = seats * PLAYER_FIELDS  # offset of glob in the concatenation
+        big = 1 << 30
+        hot: list[tuple[int, int, int, int, bool, int, int, int]] = []  # source base mult cap rotate low high pos
+        for r in range(seats):
+            row = ((observer + r) % seats) * PLAYER_FIELDS
+            for name, fields in _PLAYER_CATEGORIES:
+                width = SHAPES[name][1]
+                hot.extend((row + f, _FLAT[name] + r * width, 1, big, False, 0, big, -1) for f in fields)
+        for position in range(min(seats, S)):
+            hot.append((glob0 + G_ORDER.start + position, _FLAT["player_order"] + position, S, big, True, 0, seats, -1))
+        for position in range(S):
+            hot.append((glob0 + G_NEXT_ORDER.start + position, _FLAT["player_next_order"] + position, S, big, True,
+                        0, seats, position))  # fmt: skip
+        hot.append((glob0 + G_ROUND, _FLAT["round"], 1, 7, False, -big, big, -1))
+        hot.append((glob0 + G_PHASE, _FLAT["phase"], 1, big, False, -big, big, -1))
+        for r in range(6):
+            hot.append((glob0 + G_ROUND_TILES.start + r, _FLAT["round_tiles"] + r * 12, 1, big, False, 0, big, -1))
+        hot.append((glob0 + G_FINAL_TILE, _FLAT["final_tile"], 1, big, False, -big, big, -1))
+        hot.append((glob0 + G_START_PLAYER, _FLAT["start_player"], 1, big, True, -big, big, -1))
+        bits: list[tuple[int, int, int, int]] = []  # source shift mask dst
+        for r in range(seats):
+            row = ((observer + r) % seats) * PLAYER_FIELDS
+            comp, flags = _FLAT["player_competencies"] + r * 12, _FLAT["player_flags"] + r * 9
+            bits.extend((row + P_COMPETENCIES, c, 1, comp + c) for c in range(12))
+            bits.extend((row + f, 0, -1, flags + i) for i, f in enumerate((P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY)))
+            bits.extend((row + P_SPECIALS_USED, b, 1, flags + 3 + b) for b in range(6))
+        numbers = [((observer + r) % seats) * PLAYER_FIELDS + f for r in range(seats) for f in _NUMBER_FIELDS]
+        columns = list(zip(*hot, strict=True))
+        bit_columns = list(zip(*bits, strict=True))
+        self.n_hot, self.n_bits = len(hot), len(bits)
+        self.source = np.array([*columns[0], *bit_columns[0], *numbers], dtype=np.intp)
+        self.base, self.mult, self.cap = (np.array(c, dtype=np.int64) for c in columns[1:4])
+        self.rotate = np.array(columns[4], dtype=bool)
+        self.low, self.high, self.position = (np.array(c, dtype=np.int64) for c in columns[5:8])
+        self.bit_shift, self.bit_mask, self.bit_dst = (np.array(c, dtype=np.int64) for c in bit_columns[1:])
+        self.num_inv = np.tile(_NUMBER_INV_SCALE, seats)
+        self.num_dst = _NUMBER_INDEX[: seats * _NUMBER_FIELDS.size]
+
+    def write(self, buf: np.ndarray, values: np.ndarray, passed: int) -> None:
+        """Write the gathered ``values`` (``state[source]``); ``passed`` = players in the next order."""
+        h, b = self.n_hot, self.n_hot + self.n_bits
+        v = values[:h].astype(np.int64)
+        t = np.minimum(v, self.cap)
+        t = np.where(self.rotate, (t - self.observer) % self.seats, t)
+        ok = (v >= self.low) & (v < self.high) & (self.position < passed)
+        buf[(self.base + self.mult * t)[ok]] = 1.0
+        buf[self.bit_dst[((values[h:b] >> self.bit_shift) & self.bit_mask) != 0]] = 1.0
+        numbers = values[b:] * self.num_inv
+        np.maximum(numbers, 0.0, out=numbers)  # = np.clip(numbers, 0, 1), without its Python overhead
+        np.minimum(numbers, 1.0, out=numbers)
+        buf[self.num_dst] = numbers
+
+
+@functools.cache
+def _program(seats: int, observer: int) -> _Program:
+    return _Program(seats, observer)
 
 
 def action_mask(g: Game, seat: int) -> np.ndarray:

@@ -186,6 +186,29 @@ def test_r39_reach_of_several_buildings_is_the_union():
     assert names(both) == SAIL_0 | {"r1c0"}
 
 
+def test_r39_r40_engine_reach_equals_the_geometry_table_over_random_games():
+    """R39/R40: the engine's cached reach (unpacked from a bit set, issue 10) is exactly
+    ``Geometry.reach_from`` of the seat's buildings, effective sailing and built bridges, at every
+    decision of random games on both board sides."""
+    from aoi_env.core.engine import Game
+    from aoi_env.core.rules import terrain
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for config, seed in (("aoi(players=4)", 1), ("aoi(players=3,map=1-3)", 2), ("aoi(players=2)", 3)):
+        g = Game(config, seed=seed)
+        while not g.is_over():
+            for seat in range(g.seats):
+                table = g.geo.reach_from(terrain.own_mask(g, seat), terrain.sailing(g, seat), g.state.built_bridges())
+                cached = terrain.reach(g, seat)
+                assert cached.dtype == bool and not cached.flags.writeable
+                assert np.array_equal(cached, table)
+                checked += 1
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 1000
+
+
 # ------------------------------------------------------------------------------------------------
 # jumps: Moles' tunnel (R95, OP-48) and palace 9's flight (R129, OP-49)
 

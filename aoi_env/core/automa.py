@@ -26,6 +26,31 @@ from aoi_env.core.board import _cube
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import buildings, science
 from aoi_env.core.state import AUTOMA_FIELDS as STATE_AUTOMA_FIELDS
+from aoi_env.core.state import (
+    G_AUTOMA,
+    G_BONUS_ROW,
+    G_BOOKS_USED,
+    G_FINAL_TILE,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_ROUND,
+    G_ROUND_TILES,
+    G_SCHOLAR_SPACES,
+    G_SPELLS_USED,
+    H_BUILDING,
+    H_MARK,
+    H_OWNER,
+    H_TERRAIN,
+    P_BOARD,
+    P_INNOVATIONS,
+    P_PASSED,
+    P_SAILING,
+    P_SCHOLAR_SUPPLY,
+    P_SCIENCE,
+    P_VP,
+)
 from aoi_env.data import DATA_DIR, NUM_POSITIONS
 from aoi_env.data.enums import Building, Terrain
 
@@ -174,8 +199,6 @@ assert AUTOMA_FIELDS == STATE_AUTOMA_FIELDS, "update AUTOMA_FIELDS in state.py"
 
 def record(g: Game, seat: int) -> np.ndarray:
     """The writable per-Automa record of ``seat`` (a view into glob)."""
-    from aoi_env.core.state import G_AUTOMA
-
     block = g.state.glob[G_AUTOMA].reshape(MAX_AUTOMA, AUTOMA_FIELDS)
     for i in range(MAX_AUTOMA):
         if block[i, A_SEAT] == seat and block[i, A_LEVEL] > 0:
@@ -332,8 +355,6 @@ def humans(g: Game) -> list[int]:
 
 def human_mask(g: Game) -> np.ndarray:
     h = g.state.hexes
-    from aoi_env.core.state import H_BUILDING, H_OWNER
-
     owners = h[:, H_OWNER]
     mask = np.zeros(NUM_POSITIONS, dtype=bool)
     for s in humans(g):
@@ -356,8 +377,6 @@ def closest_to_humans(g: Game, options: list[int]) -> list[int]:
 
 
 def _her_buildings(g: Game, seat: int, marked: bool | None) -> np.ndarray:
-    from aoi_env.core.state import H_BUILDING, H_MARK, H_OWNER
-
     h = g.state.hexes
     mask = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)
     if marked is True:
@@ -373,8 +392,6 @@ def _ship(g: Game, seat: int) -> int:
 
 
 def _g_round() -> int:
-    from aoi_env.core.state import G_ROUND
-
     return G_ROUND
 
 
@@ -421,20 +438,14 @@ def choose_tb_hex(g: Game, seat: int, support: Card, faction_step: bool, anywher
     faction = faction_of(g, seat)
     order = automa_data().factions[faction].get("tie_breakers") if faction_step else None
     order = order or ["atp", "closest", "direction"]
-    from aoi_env.core.state import H_TERRAIN
-
     terrain = g.state.hexes[:, H_TERRAIN]
     for rule in order:
         if len(options) == 1:
             break
         if rule == "atp":
-            from aoi_env.core.state import P_BOARD
-
             rank = atp_rank(TERRAIN_KEYS[int(g.state.players[seat, P_BOARD])], support.atp)
             options = _keep_min(options, lambda p, rank=rank: rank[int(terrain[p])])
         elif rule == "human_atp":  # Kuddlers, Mimics: the humans' ATP cards (§10 #23: best rank)
-            from aoi_env.core.state import P_BOARD
-
             ranks = [atp_rank(TERRAIN_KEYS[int(g.state.players[h, P_BOARD])], support.atp) for h in humans(g)]
             options = _keep_min(options, lambda p, ranks=ranks: min(r[int(terrain[p])] for r in ranks))
         elif rule == "closest":
@@ -455,8 +466,6 @@ def _build_done(g: Game, seat: int, pos: int, btype: int) -> None:
 
 
 def resolve_tb(g: Game, seat: int, support: Card, faction_step: bool, anywhere: bool) -> None:
-    from aoi_env.core.state import H_MARK, H_TERRAIN, P_BOARD
-
     if buildings.pieces_left(g, seat, Building.WORKSHOP) <= 0:
         resolve_upgrade(g, seat, support)  # §5.2.1
         return
@@ -484,8 +493,6 @@ def _target(g: Game, seat: int, btype: int) -> int | None:
 
 
 def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
-    from aoi_env.core.state import H_BUILDING
-
     h = g.state.hexes
     mine = [int(p) for p in np.flatnonzero(_her_buildings(g, seat, None))]
     upgradable = [p for p in mine if _target(g, seat, int(h[p, H_BUILDING])) is not None]
@@ -507,8 +514,6 @@ def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
 
 def resolve_block(g: Game, seat: int, support: Card) -> None:
     """§5.4: an X token on one uncovered spell and one uncovered book action."""
-    from aoi_env.core.state import G_BOOKS_USED, G_SPELLS_USED
-
     glob = g.state.glob
     spells = [i for i in range(6) if not glob[G_SPELLS_USED.start + i]]
     if spells:
@@ -520,8 +525,6 @@ def resolve_block(g: Game, seat: int, support: Card) -> None:
 
 def can_advance(g: Game, seat: int, d: int) -> bool:
     """§10 #14: not at 12, not at 11 with 12 taken, not at 7 without a key (she has none)."""
-    from aoi_env.core.state import P_SCIENCE
-
     level = int(g.state.players[seat, P_SCIENCE.start + d])
     if level >= science.MAX_LEVEL:
         return False
@@ -532,8 +535,6 @@ def can_advance(g: Game, seat: int, d: int) -> bool:
 
 def catch_up(g: Game, seat: int, support: Card) -> int | None:
     """§5.1 catch-up: at 0, then closest to the highest human marker, then directional (B, L, E, M)."""
-    from aoi_env.core.state import P_SCIENCE
-
     options = [d for d in range(4) if can_advance(g, seat, d)]
     if not options:
         return None
@@ -550,8 +551,6 @@ def catch_up(g: Game, seat: int, support: Card) -> int | None:
 
 def scoring_discipline(g: Game) -> int:
     """The discipline of the Automa icon on the current round tile (round 6: the final tile)."""
-    from aoi_env.core.state import G_FINAL_TILE, G_ROUND, G_ROUND_TILES
-
     data = automa_data()
     rnd = int(g.state.glob[G_ROUND])
     if rnd >= 6:
@@ -563,8 +562,6 @@ def scoring_discipline(g: Game) -> int:
 
 def resolve_scholar(g: Game, seat: int, support: Card) -> None:
     """§5.5: scholar on the highest free space of the chosen discipline, else 1 level."""
-    from aoi_env.core.state import G_SCHOLAR_SPACES, P_SCHOLAR_SUPPLY
-
     d: int | None = None
     if support.science == "SCORE":
         d = scoring_discipline(g)
@@ -588,8 +585,6 @@ def resolve_scholar(g: Game, seat: int, support: Card) -> None:
 
 def resolve_innovation(g: Game, seat: int, support: Card) -> None:
     """§5.7: with fewer than 3, take a display tile by directional selection; no effect (§11)."""
-    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
-
     p = g.state.players[seat]
     taken = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
     if taken >= 3:
@@ -605,8 +600,6 @@ def resolve_innovation(g: Game, seat: int, support: Card) -> None:
 
 
 def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_no: int) -> None:
-    from aoi_env.core.state import P_VP
-
     support = automa_data().cards[support_no]
     faction_step = bool(flags & FACTION_FLAG)
     if code in (TB, TB_ANYWHERE, UPGRADE):
@@ -639,8 +632,6 @@ def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_
 
 def take_turn(g: Game, seat: int) -> None:
     """§4.3: draw, check for passing, then queue the steps (offers may interleave)."""
-    from aoi_env.core.state import G_ROUND
-
     rec = record(g, seat)
     deck = _pile(rec, A_DECK, A_DECK_LEN)
     discard = _pile(rec, A_DISCARD, A_DISCARD_LEN)
@@ -662,8 +653,6 @@ def take_turn(g: Game, seat: int) -> None:
 
 def pass_vp(g: Game) -> int:
     """§2.4: the Automa VP of the round tile (round 6: the final tile), rounds 1-3 / 4-6 side."""
-    from aoi_env.core.state import G_FINAL_TILE, G_ROUND, G_ROUND_TILES
-
     data = automa_data()
     rnd = int(g.state.glob[G_ROUND])
     if rnd >= 6:
@@ -675,7 +664,6 @@ def pass_vp(g: Game) -> int:
 def automa_pass(g: Game, seat: int, support_no: int) -> None:
     """§4.5: pass VP (twice for Racelings passing first), a bonus tile by the support card."""
     from aoi_env.core.decisions import take_bonus
-    from aoi_env.core.state import G_BONUS_ROW, G_NEXT_COUNT, G_NEXT_ORDER, G_ROUND, P_PASSED, P_VP
 
     s = g.state
     p = s.players[seat]
@@ -697,8 +685,6 @@ def automa_pass(g: Game, seat: int, support_no: int) -> None:
 
 def start_round(g: Game, seat: int, rnd: int) -> None:
     """Ship level for the round (used as her sailing) and, from round 2 on, the new deck (§4.6)."""
-    from aoi_env.core.state import P_SAILING
-
     rec = record(g, seat)
     g.state.players[seat, P_SAILING] = automa_data().levels[level_of(g, seat)]["ship"][rnd - 1]
     if rnd >= 2:

@@ -33,11 +33,14 @@ from aoi_env.core.state import (
     G_COMP_LEFT,
     G_COMP_SPACES,
     G_DEPTH,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
     G_NUM_BRIDGES,
     G_PALACE_STATE,
     H_BUILDING,
     H_OWNER,
     H_PAVILION,
+    P_BOARD,
     P_BONUS,
     P_BOOKS,
     P_BRIDGES,
@@ -45,7 +48,10 @@ from aoi_env.core.state import (
     P_COINS,
     P_COMPETENCIES,
     P_DEFER_CITY,
+    P_DRAFT_PALACE,
     P_FACTION,
+    P_INNOVATIONS,
+    P_NEUTRAL_PALACE,
     P_PALACE_TILE,
     P_PAVILIONS,
     P_TOOLS,
@@ -223,8 +229,6 @@ def palace_tile_effect(g: Game, seat: int, tile: int) -> None:
 
 def innovation_cost(g: Game, seat: int, space: int) -> tuple[np.ndarray, int, int]:
     """(specific books per discipline, any books, coins) to develop from a display space (R73)."""
-    from aoi_env.core.state import P_BOARD, P_INNOVATIONS, P_NEUTRAL_PALACE
-
     p = g.state.players[seat]
     spec, any_books = g.innovation_space_cost[space]
     slot = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
@@ -236,8 +240,6 @@ def innovation_cost(g: Game, seat: int, space: int) -> tuple[np.ndarray, int, in
 
 def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
     """(space, innovation id) pairs the seat can develop now (the costs of ``innovation_cost``)."""
-    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_BOARD, P_INNOVATIONS, P_NEUTRAL_PALACE
-
     s = g.state
     pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
     slot = sum(1 for t in pl[P_INNOVATIONS] if t >= 0)
@@ -268,8 +270,6 @@ def _innov_legal(g: Game, row: np.ndarray) -> list[int]:
 
 @applies(Kind.CHOOSE_INNOVATION)
 def _innov_apply(g: Game, row: np.ndarray, a: int) -> None:
-    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_INNOVATIONS
-
     seat, tile = int(row[1]), a - INNOVATION_BASE
     s = g.state
     space = int(np.flatnonzero(s.glob[G_INNOV_SPACES] == tile)[0])
@@ -455,11 +455,13 @@ def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
     if source == UP_ACTION:
         p = g.state.players[seat]
         out = [q for q in out if buildings.can_pay(p, buildings.upgrade_cost(g, seat, q, new))]
-        if new == Building.PALACE and g.state.players[seat, P_PALACE_TILE] < 0:
-            from aoi_env.core.state import P_DRAFT_PALACE
-
-            if p[P_DRAFT_PALACE] < 0 and not (g.state.glob[G_PALACE_STATE] == -1).any():
-                return []
+        if (
+            new == Building.PALACE
+            and g.state.players[seat, P_PALACE_TILE] < 0
+            and p[P_DRAFT_PALACE] < 0
+            and not (g.state.glob[G_PALACE_STATE] == -1).any()
+        ):
+            return []  # no palace tile to take (R68)
     return out
 
 
@@ -480,8 +482,6 @@ def _upgrade_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
     """Replace the building, queue acquisition effects, then the build event (R55, R66)."""
-    from aoi_env.core.state import P_DRAFT_PALACE
-
     s = g.state
     p = s.players[seat]
     if source == UP_ACTION:

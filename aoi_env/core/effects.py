@@ -189,11 +189,11 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
 
 def feasible(g: Game, seat: int, gain: dict[str, Any]) -> bool:
     """Can the main effect of a gain be performed now (OP-58: actions need their main effect)?"""
-    from aoi_env.core import terraform  # handlers import effects
-
-    p = g.state.players[seat]
     if "tb" in gain:
+        from aoi_env.core import terraform  # handlers import effects (here only: a per-call cost)
+
         return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD)
+    p = g.state.players[seat]
     if "bridge" in gain:
         return p[P_BRIDGES] < g.data.raw["bridges_per_player"] and bool(g.free_bridge_spots(seat))
     if "free_guild_upgrade" in gain:

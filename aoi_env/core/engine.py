@@ -285,8 +285,6 @@ class Game:
 
     def _advance(self) -> None:
         """Run automatic entries and forced decisions until a real choice (or the end) is reached."""
-        from aoi_env.core import flow
-
         s = self.state
         glob = s.glob
         while True:
@@ -295,6 +293,8 @@ class Game:
                 if glob[G_PHASE] == Phase.OVER:
                     self._legal = []
                     return
+                from aoi_env.core import flow  # flow imports the handlers, which import the engine
+
                 flow.step(self)
                 continue
             row = s.stack[depth - 1]

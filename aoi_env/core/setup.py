@@ -48,6 +48,8 @@ from aoi_env.core.state import (
     G_SEED,
     G_SETUP_STEP,
     G_START_PLAYER,
+    H_BUILDING,
+    H_MARK,
     H_OWNER,
     H_TERRAIN,
     NEUTRAL_SEAT,
@@ -512,7 +514,6 @@ def _solo_apply(g: Game, row: np.ndarray, a: int) -> None:
 def _automa_setup(g: Game, row: np.ndarray) -> None:
     """AUTOMA.md §3.6: her marked then unmarked Workshop on the lettered hexes of her terrain."""
     from aoi_env.core import automa as am
-    from aoi_env.core.state import H_BUILDING, H_MARK
 
     seat = int(row[1])
     data = am.automa_data()

@@ -26,6 +26,7 @@ from aoi_env.core.moves import BUILDING_BASE, CONVERT_BASE, COUNT_BASE, DONE, FL
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
 from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
+    G_NEUTRAL_LEFT,
     G_NUM_BRIDGES,
     G_ORDER,
     G_PHASE,
@@ -34,6 +35,7 @@ from aoi_env.core.state import (
     P_BOARD,
     P_COINS,
     P_FACTION,
+    P_NEUTRAL_PALACE,
     P_PALACE_TILE,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
@@ -390,8 +392,6 @@ def neutral_targets(g: Game, seat: int) -> np.ndarray:
 
 @decision(Kind.NEUTRAL_PLACE, lambda g, row, a: f"neutral {hex_name(a - HEX_BASE)}")
 def _neutral_legal(g: Game, row: np.ndarray) -> list[int]:
-    from aoi_env.core.state import G_NEUTRAL_LEFT
-
     if g.state.glob[G_NEUTRAL_LEFT.start + int(row[2])] <= 0:
         return []
     return _hexes(neutral_targets(g, int(row[1])))
@@ -406,7 +406,5 @@ def _neutral_apply(g: Game, row: np.ndarray, a: int) -> None:
         terrain.apply_spades(g, seat, pos, d)
     buildings.place(g, seat, pos, btype, neutral=True)
     if btype == Building.PALACE:
-        from aoi_env.core.state import P_NEUTRAL_PALACE
-
         g.state.players[seat, P_NEUTRAL_PALACE] = 1
     buildings.after_build(g, seat, pos, btype)

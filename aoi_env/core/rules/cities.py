@@ -14,6 +14,7 @@ import numpy as np
 
 from aoi_env.core import pending
 from aoi_env.core.pending import Kind
+from aoi_env.core.rules.terrain import own_mask
 from aoi_env.core.state import H_BUILDING, H_CITY, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE
 from aoi_env.data.enums import Building
 
@@ -68,8 +69,6 @@ def connected_groups(g: Game, positions: list[int]) -> list[list[int]]:
 
 def check(g: Game, seat: int) -> None:
     """Join buildings to cities and found new ones; push a city-tile choice per new city."""
-    from aoi_env.core.rules.terrain import own_mask
-
     h = g.state.hexes
     positions = np.flatnonzero(own_mask(g, seat)).tolist()
     groups = connected_groups(g, positions)
@@ -101,8 +100,6 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     tile = int(g.state.players[seat, P_PALACE_TILE])
     if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
         return {}
-    from aoi_env.core.rules.terrain import own_mask
-
     h = g.state.hexes
     own = np.flatnonzero(own_mask(g, seat)).tolist()
     groups = [grp for grp in connected_groups(g, own) if not h[grp, H_CITY].any()]

@@ -71,11 +71,14 @@ def shared_ranks(values: dict[int, int], payouts: list[int]) -> dict[int, int]:
     return out
 
 
-def largest_area(g: Game, seat: int) -> int:
-    """Largest group of buildings connected by reach with the final sailing (R83)."""
-    own = terrain.own_mask(g, seat)
-    if not own.any():
-        return 0
+_AREA_RELATIONS: dict[tuple[str, int, bytes, int], np.ndarray] = {}
+_AREA_RELATIONS_MAX = 512  # 117 x 117 bools each: about 7 MB at most
+
+
+def area_relation(g: Game, seat: int) -> np.ndarray:
+    """The seat's bool[P, P] "connected" relation for the final area (R83), read-only: reach with
+    the final sailing, the built bridges, and the tunnel / flight range.  It depends only on those,
+    so it is cached across games (building it costs a matrix power when tunnels or flights count)."""
     p = g.state.players[seat]
     jump = 0
     if g.is_player(seat) and g.tab.faction_flags[int(p[P_FACTION])]["tunnel"]:
@@ -86,8 +89,28 @@ def largest_area(g: Game, seat: int) -> int:
     # the Automa has no bridges, and other players' bridges do not connect her buildings
     # (AUTOMA.md §10 #3, the same Reach as her builds: docs/automa.md)
     bridges = g.state.built_bridges() if g.is_player(seat) else NO_BRIDGES
-    rel = g.geo.area_relation(terrain.sailing(g, seat, final=True), bridges, jump)
-    groups = g.geo.groups([int(x) for x in np.flatnonzero(own)], rel)
+    sailing = terrain.sailing(g, seat, final=True)
+    key = (g.geo.name, sailing, bridges.tobytes(), jump)
+    rel = _AREA_RELATIONS.get(key)
+    if rel is None:
+        if len(_AREA_RELATIONS) >= _AREA_RELATIONS_MAX:
+            _AREA_RELATIONS.clear()
+        rel = g.geo.area_relation(sailing, bridges, jump)
+        rel.setflags(write=False)
+        _AREA_RELATIONS[key] = rel
+    return rel
+
+
+def largest_area(g: Game, seat: int, own: np.ndarray | None = None) -> int:
+    """Largest group of buildings connected by reach with the final sailing (R83).
+
+    ``own``: the seat's building positions as a bool mask (default: the map's; the heuristic
+    passes a hypothetical one)."""
+    if own is None:
+        own = terrain.own_mask(g, seat)
+    if not own.any():
+        return 0
+    groups = g.geo.groups([int(x) for x in np.flatnonzero(own)], area_relation(g, seat))
     return max(len(grp) for grp in groups)
 
 

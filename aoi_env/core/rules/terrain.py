@@ -20,11 +20,13 @@ from aoi_env.core.state import (
     P_TERRAFORMING,
     Phase,
 )
+from aoi_env.data import NUM_POSITIONS
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 CYCLE = 7
+_BYTES = (NUM_POSITIONS + 7) // 8  # a position bit set as bytes
 
 
 def spade_distance(terrain: int, native: int) -> int:
@@ -167,8 +169,9 @@ def reach(g: Game, seat: int) -> np.ndarray:
     sail = sailing(g, seat)
     key = (seat, sail, int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
     out = c.reach.get(key)
-    if out is None:
-        out = c.reach[key] = _frozen(g.geo.reach_from(own_mask(g, seat), sail, s.built_bridges()))
+    if out is None:  # unpacked from the bit set: the Python-int union is cheaper than the table rows
+        packed = np.frombuffer(reach_bits(g, seat).to_bytes(_BYTES, "little"), dtype=np.uint8)
+        out = c.reach[key] = _frozen(np.unpackbits(packed, count=NUM_POSITIONS, bitorder="little").view(bool))
     return out
 
 
