@@ -30,9 +30,10 @@ from aoi_env.core import pending as pending_stack
 from aoi_env.core.board import geometry
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
+from aoi_env.core.rules import scoring
 from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.rules.science import MAX_LEVEL
-from aoi_env.core.rules.scoring import AREA_TOKEN_REVEALED_ROUND, visible_area_token
+from aoi_env.core.rules.scoring import visible_area_token
 from aoi_env.core.state import (
     G_BONUS_COINS,
     G_BONUS_STATE,
@@ -349,10 +350,13 @@ _INDEX = {name: i for i, name in enumerate(_NAMES)}
 class _Writer:
     """Hands out the views of consecutive blocks and checks that they are taken in layout order."""
 
-    __slots__ = ("buf", "views", "index", "shared")
+    __slots__ = ("buf", "views", "index", "shared", "scratch")
 
-    def __init__(self, buf: np.ndarray, views: list[np.ndarray], shared: dict | None = None) -> None:
+    def __init__(
+        self, buf: np.ndarray, views: list[np.ndarray], shared: dict | None = None, scratch: np.ndarray | None = None
+    ) -> None:
         self.buf = buf
+        self.scratch = scratch  # buf plus one float (_TRASH), for _Gather.write
         self.views = views
         self.index = 0
         self.shared = {} if shared is None else shared  # observer-independent parts (the encoder's)
@@ -387,7 +391,8 @@ class ObservationEncoder:
     """
 
     def __init__(self) -> None:
-        self.buf = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.scratch = np.zeros(OBS_SIZE + 1, dtype=np.float32)  # the observation, then _TRASH
+        self.buf = self.scratch[:OBS_SIZE]
         self.block_views = [self.buf[SLICES[b.name]].reshape(b.shape) for b in LAYOUT]
         self._cache: dict[tuple[str, int], tuple[tuple, np.ndarray]] = {}
         self._shared: dict[str, tuple] = {}  # observer-independent parts of the sections (one entry each)
@@ -397,8 +402,8 @@ class ObservationEncoder:
         n = g.seats
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
-        self.buf[:] = 0.0
-        w = _Writer(self.buf, self.block_views, self._shared)
+        self.scratch[:] = 0.0
+        w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
 
         def cached(section: str, key: tuple, write: Callable[[Game, int, _Writer], None]) -> None:
             names, span = _SECTIONS[section]
@@ -426,8 +431,7 @@ def _section(first: str, last: str) -> tuple[tuple[str, ...], slice]:
     return tuple(names[names.index(first) : names.index(last) + 1]), slice(SLICES[first].start, SLICES[last].stop)
 
 
-_SECTIONS = {"map": _section("hex_terrain", "hex_reach"), "displays": _section("bonus_display", "neutral_faction")}
-_DISPLAY_FIELDS = slice(G_BOOK_ACTIONS.start, G_NEUTRAL_SCIENCE.stop)  # every glob field the displays read
+_SECTIONS = {"map": _section("hex_terrain", "hex_reach")}
 
 
 def _map_key(g: Game, observer: int) -> tuple:
@@ -437,19 +441,13 @@ def _map_key(g: Game, observer: int) -> tuple:
             s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))  # fmt: skip
 
 
-def _display_key(g: Game, observer: int) -> tuple:
-    """Everything the display section depends on besides the observer (the round only for
-    whether the area token is face up, R25)."""
-    glob = g.state.glob
-    return (g.seats, glob[_DISPLAY_FIELDS].tobytes(), int(glob[G_ROUND]) >= AREA_TOKEN_REVEALED_ROUND)
-
-
 def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> None:
     """Write every block in layout order (``cached`` writes or restores a cached section).
 
-    Outside the cached sections the blocks are taken in groups (``w.skip`` checks their order)
-    and written by flat index: the player, turn-order and round blocks come from one gather of
-    the state's integers through a precomputed ``_Program`` per (seats, observer) (issue 10).
+    Outside the map the blocks are taken in groups (``w.skip`` checks their order) and written
+    by flat index (issue 10): the displays are kept once for all observers, keyed by their glob
+    fields; the player, turn-order, scholar-space and round blocks come from one gather of the
+    state's integers through a ``_Gather`` precomputed per (seats, observer).
     """
     n = g.seats
     s = g.state
@@ -459,27 +457,32 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     cached("map", _map_key(g, observer), _write_map)
     hex_pending = w.views[w.index]
     w.skip(_PLAYER_PART)
+    w.skip(_DISPLAY_PART)
+    # -- displays (before the gather: it writes the scholar spaces inside their span)
+    span = _DISPLAY_SPAN
+    revealed = int(glob[G_ROUND]) >= scoring.AREA_TOKEN_REVEALED_ROUND  # the area token (R25)
+    key = (n, scoring.has_neutral_faction(g), glob[_DISPLAY_FIELDS].tobytes(), revealed)
+    hit = w.shared.get("displays")
+    if hit is not None and hit[0] == key:
+        buf[span] = hit[1]
+    else:
+        _write_displays(g, w.scratch)
+        w.shared["displays"] = (key, buf[span].copy())
 
-    # -- game parameters, players, turn orders and the round: one gather program (_Program)
-    prog = _program(n, observer)
+    # -- game parameters, players, turn orders, scholar spaces and the round
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
         view = w.views[_INDEX["player_automa"]]
         for seat in range(g.config.players, n):
             r = relative_seat(seat, observer, n)
             view[r, 0] = automa.level_of(g, seat) / 5.0
             view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
-    values = np.concatenate((s.players.ravel(), glob))[prog.source]
-    prog.write(buf, values, int(glob[G_NEXT_COUNT]))
+    _player_gather(n, observer).write(w.scratch, np.concatenate((s.players.ravel(), glob)), int(glob[G_NEXT_COUNT]))
     buf[_game_ones(g)] = 1.0
-
-    cached("displays", _display_key(g, observer), _write_displays)
 
     first = w.index
     w.skip(_ROUND_PART)
-    phase = int(glob[G_PHASE])
-
     # -- setup pools (empty after setup)
-    if phase == Phase.SETUP:
+    if glob[G_PHASE] == Phase.SETUP:
         bundle_faction, bundle_bonus, draft = w.views[first + 5 : first + 8]
         _one_hot_rows(bundle_faction, glob[G_BUNDLE_FACTION])
         _one_hot_rows(bundle_bonus, np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1))
@@ -489,6 +492,26 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
 
     # -- the pending decision
     _write_pending(g, w, observer, hex_pending)
+
+
+def _write_displays(g: Game, scratch: np.ndarray) -> None:
+    """The display blocks but the scholar spaces, into a zeroed span of ``scratch``."""
+    glob = g.state.glob
+    _display_gather().write(scratch, glob)
+    owner = glob[G_INNOV_OWNER].tolist()
+    base = _FLAT["innovation_display"]
+    for space, tile in enumerate(glob[G_INNOV_SPACES].tolist()):
+        if tile >= 0 and owner[tile] == -1:  # available on the display (R12, R20)
+            scratch[base + space * 18 + tile] = 1.0
+    base = _FLAT["book_actions_used"]
+    for action, used in zip(glob[G_BOOK_ACTIONS].tolist(), glob[G_BOOKS_USED].tolist(), strict=True):
+        scratch[base + action % 6] = used != 0  # X token on the book action (numpy's -1: the last)
+    if g.seats == 2:
+        view = scratch[SLICES["neutral_faction"]]
+        token = visible_area_token(g)  # hidden information until round 6 (R25)
+        if token is not None:
+            view[0] = min(token / AREA_SCALE, 1.0)
+        view[1:5] = np.minimum(glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
 
 
 def _game_ones(g: Game) -> np.ndarray:
@@ -580,62 +603,6 @@ def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray)
     v["hex_border"][0] = g.geo.border
 
 
-def _write_displays(g: Game, observer: int, w: _Writer) -> None:
-    """The display blocks bonus_display .. neutral_faction.
-
-    Only ``scholar_spaces`` depends on the observer; the rest is kept once for all observers.
-    """
-    n = g.seats
-    glob = g.state.glob
-    names, span = _SECTIONS["displays"]
-    key = _display_key(g, observer)
-    hit = w.shared.get("displays")
-    if hit is not None and hit[0] == key:
-        w.skip(names)
-        w.buf[span] = hit[1]  # scholar_spaces is zero in it
-        view = w.views[_INDEX["scholar_spaces"]]
-    else:
-        _write_display_blocks(g, w)
-        view = w.views[_INDEX["scholar_spaces"]]
-        view[:] = 0.0
-        w.shared["displays"] = (key, w.buf[span].copy())
-    for space, who in enumerate(glob[G_SCHOLAR_SPACES].tolist()):
-        if who >= 0:
-            view[space, S if who == NEUTRAL_SEAT else relative_seat(who, observer, n)] = 1.0
-
-
-def _write_display_blocks(g: Game, w: _Writer) -> None:
-    """The display blocks in layout order; ``scholar_spaces`` is left to the caller."""
-    n = g.seats
-    glob = g.state.glob
-
-    w("bonus_display")[:] = glob[G_BONUS_STATE] == -1
-    w("bonus_coins")[:] = np.minimum(glob[G_BONUS_COINS] / BONUS_COIN_SCALE, 1.0)
-    view = w("innovation_display")
-    spaces = glob[G_INNOV_SPACES]
-    for space in np.flatnonzero(spaces >= 0):
-        tile = int(spaces[space])
-        if glob[G_INNOV_OWNER.start + tile] == -1:
-            view[space, tile] = 1.0
-    _one_hot_rows(w("competency_display"), glob[G_COMP_SPACES])
-    w("competency_left")[:] = np.minimum(glob[G_COMP_LEFT] / COMP_COPIES, 1.0)
-    w("palace_display")[:] = glob[G_PALACE_STATE] == -1
-    w("city_left")[:] = np.minimum(glob[G_CITY_LEFT] / CITY_COPIES, 1.0)
-    w("spells_used")[:] = glob[G_SPELLS_USED] != 0
-    in_play = glob[G_BOOK_ACTIONS]
-    w("book_actions")[in_play] = 1.0
-    w("book_actions_used")[in_play] = glob[G_BOOKS_USED] != 0
-    w("scholar_spaces")  # observer-dependent: written by _write_displays
-    w("neutral_left")[:] = np.clip(glob[G_NEUTRAL_LEFT][1:8] / _neutral_supply(), 0.0, 1.0)
-    w("pavilions_left")[0] = min(glob[G_PAVILIONS_LEFT] / PAVILION_SCALE, 1.0)
-    view = w("neutral_faction")
-    if n == 2:
-        token = visible_area_token(g)  # hidden information until round 6 (R25)
-        if token is not None:
-            view[0] = min(token / AREA_SCALE, 1.0)
-        view[1:5] = np.minimum(glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
-
-
 def relative_order(observer: int, seats: int) -> list[int]:
     """Absolute seats in relative order: entry r is the seat the observer sees as relative seat r
     (the inverse of ``relative_seat``)."""
@@ -709,84 +676,156 @@ def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) 
 _PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]
 _PLAYER_PART = _NAMES[_INDEX["hex_pending"] : _INDEX["player_next_order"] + 1]
 _ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_draft"] + 1]
+_DISPLAY_PART = _NAMES[_INDEX["bonus_display"] : _INDEX["neutral_faction"] + 1]
+_DISPLAY_SPAN = slice(SLICES["bonus_display"].start, SLICES["neutral_faction"].stop)
+_DISPLAY_FIELDS = slice(G_BOOK_ACTIONS.start, G_NEUTRAL_SCIENCE.stop)  # every glob field the displays read
 _FLAT = {name: SLICES[name].start for name in _NAMES}
 
 
-class _Program:
-    """Where every player, turn-order and round value goes, for one (seats, observer) pair.
+_DISPLAY_NUMBERS = (
+    (G_BONUS_COINS.start, "bonus_coins", (BONUS_COIN_SCALE,) * 10, False),
+    (G_COMP_LEFT.start, "competency_left", (COMP_COPIES,) * 12, False),
+    (G_CITY_LEFT.start, "city_left", (CITY_COPIES,) * 7, False),
+    (G_NEUTRAL_LEFT.start + 1, "neutral_left", tuple(float(x) for x in _neutral_supply()), True),
+    (G_PAVILIONS_LEFT, "pavilions_left", (PAVILION_SCALE,), False),
+)
+"""Scaled display counts: (first glob field, block, divisor per column, also clipped at 0)."""
+_LOW, _K = -2, 32  # one-hot values -2 (out of the game) .. 29 have a column in a gather's table
+_TRASH = OBS_SIZE  # destination of a value that sets nothing: the encoder's one extra float
 
-    ``source`` indexes the concatenation ``players.ravel() + glob`` (the state's integers);
-    the gathered values are split into three parts, each written with a few array operations
-    instead of a Python loop per row (issue 10):
+Hot = tuple[int, Callable[[int], "int | None"]]
+"""A one-hot entry: (source index, value -> the flat index it sets, or None)."""
+Bits = tuple[int, range]
+"""A bit field: (source index, flat indices of bits 0, 1, ...)."""
+Number = tuple[int, float, float, int]
+"""A scaled count: (source index, scale, lower clip, flat index); written as clip(v * scale, low, 1)."""
 
-    * one-hot entries: value ``v`` sets ``base + mult * t(v)`` when ``low <= v < high`` and the
-      entry's turn-order position is below the number of passed players (``position``, -1 when
-      it does not apply); ``t`` caps the value (the round) and rotates seats (egocentric);
-    * bit entries: bit ``shift`` of ``v`` (``mask`` -1: any bit) sets ``dst``;
-    * scaled counts: ``clip(v * inv_scale, 0, 1)`` into ``dst``.
+
+class _Gather:
+    """Writes many observation values from an integer state vector with a few array operations
+    (issue 10), in place of a Python loop per row or block.
+
+    * one-hot entries: ``table[row + v]`` is the flat index value ``v`` sets, worked out once
+      (with the egocentric rotation and the validity rules; ``_TRASH`` when nothing is set);
+      ``empty_after`` lists entries that count as empty (-1) from a given position on (the next
+      round's order past the number of passed players);
+    * bit fields: unpacked bits copied to their flat indices;
+    * scaled counts: ``clip(v * scale, low, 1)``.
     """
 
-    __slots__ = ("source", "n_hot", "n_bits", "base", "mult", "cap", "rotate", "low", "high", "position",
-                 "bit_shift", "bit_mask", "bit_dst", "num_inv", "num_dst", "observer", "seats")  # fmt: skip
+    __slots__ = ("source", "n_hot", "n_bits", "row", "table", "empty_after", "bit_pos", "bit_dst",
+                 "num_scale", "num_low", "num_dst")  # fmt: skip
 
-    def __init__(self, seats: int, observer: int) -> None:
-        self.observer, self.seats = observer, seats
-        glob0 = seats * PLAYER_FIELDS  # offset of glob in the concatenation
-        big = 1 << 30
-        hot: list[tuple[int, int, int, int, bool, int, int, int]] = []  # source base mult cap rotate low high pos
-        for r in range(seats):
-            row = ((observer + r) % seats) * PLAYER_FIELDS
-            for name, fields in _PLAYER_CATEGORIES:
-                width = SHAPES[name][1]
-                hot.extend((row + f, _FLAT[name] + r * width, 1, big, False, 0, big, -1) for f in fields)
-        for position in range(min(seats, S)):
-            hot.append((glob0 + G_ORDER.start + position, _FLAT["player_order"] + position, S, big, True, 0, seats, -1))
-        for position in range(S):
-            hot.append((glob0 + G_NEXT_ORDER.start + position, _FLAT["player_next_order"] + position, S, big, True,
-                        0, seats, position))  # fmt: skip
-        hot.append((glob0 + G_ROUND, _FLAT["round"], 1, 7, False, -big, big, -1))
-        hot.append((glob0 + G_PHASE, _FLAT["phase"], 1, big, False, -big, big, -1))
-        for r in range(6):
-            hot.append((glob0 + G_ROUND_TILES.start + r, _FLAT["round_tiles"] + r * 12, 1, big, False, 0, big, -1))
-        hot.append((glob0 + G_FINAL_TILE, _FLAT["final_tile"], 1, big, False, -big, big, -1))
-        hot.append((glob0 + G_START_PLAYER, _FLAT["start_player"], 1, big, True, -big, big, -1))
-        bits: list[tuple[int, int, int, int]] = []  # source shift mask dst
-        for r in range(seats):
-            row = ((observer + r) % seats) * PLAYER_FIELDS
-            comp, flags = _FLAT["player_competencies"] + r * 12, _FLAT["player_flags"] + r * 9
-            bits.extend((row + P_COMPETENCIES, c, 1, comp + c) for c in range(12))
-            bits.extend((row + f, 0, -1, flags + i) for i, f in enumerate((P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY)))
-            bits.extend((row + P_SPECIALS_USED, b, 1, flags + 3 + b) for b in range(6))
-        numbers = [((observer + r) % seats) * PLAYER_FIELDS + f for r in range(seats) for f in _NUMBER_FIELDS]
-        columns = list(zip(*hot, strict=True))
-        bit_columns = list(zip(*bits, strict=True))
+    def __init__(self, hot: list[Hot], bits: list[Bits], numbers: list[Number], empty_after: list[int]) -> None:
+        table = [_TRASH if (d := dst(v)) is None else d for _, dst in hot for v in range(_LOW, _LOW + _K)]
+        self.table = np.array(table, dtype=np.intp)
+        self.row = np.arange(len(hot), dtype=np.intp) * _K - _LOW  # + value: the value's column
+        self.empty_after = np.array(empty_after, dtype=np.intp)
+        self.bit_pos = np.array([i * 32 + b for i, (_, dsts) in enumerate(bits) for b in range(len(dsts))], np.intp)
+        self.bit_dst = np.array([d for _, dsts in bits for d in dsts], dtype=np.intp)
         self.n_hot, self.n_bits = len(hot), len(bits)
-        self.source = np.array([*columns[0], *bit_columns[0], *numbers], dtype=np.intp)
-        self.base, self.mult, self.cap = (np.array(c, dtype=np.int64) for c in columns[1:4])
-        self.rotate = np.array(columns[4], dtype=bool)
-        self.low, self.high, self.position = (np.array(c, dtype=np.int64) for c in columns[5:8])
-        self.bit_shift, self.bit_mask, self.bit_dst = (np.array(c, dtype=np.int64) for c in bit_columns[1:])
-        self.num_inv = np.tile(_NUMBER_INV_SCALE, seats)
-        self.num_dst = _NUMBER_INDEX[: seats * _NUMBER_FIELDS.size]
+        self.source = np.array([src for src, _ in hot] + [src for src, _ in bits] + [n[0] for n in numbers], np.intp)
+        self.num_scale = np.array([n[1] for n in numbers], dtype=np.float64)
+        self.num_low = np.array([n[2] for n in numbers], dtype=np.float64)
+        self.num_dst = np.array([n[3] for n in numbers], dtype=np.intp)
 
-    def write(self, buf: np.ndarray, values: np.ndarray, passed: int) -> None:
-        """Write the gathered ``values`` (``state[source]``); ``passed`` = players in the next order."""
+    def write(self, scratch: np.ndarray, state: np.ndarray, filled: int = S) -> None:
+        """Write into ``scratch`` (the observation plus the ``_TRASH`` float) from ``state``;
+        ``filled``: entries of ``empty_after`` from this position on count as empty."""
+        values = state[self.source]
         h, b = self.n_hot, self.n_hot + self.n_bits
-        v = values[:h].astype(np.int64)
-        t = np.minimum(v, self.cap)
-        t = np.where(self.rotate, (t - self.observer) % self.seats, t)
-        ok = (v >= self.low) & (v < self.high) & (self.position < passed)
-        buf[(self.base + self.mult * t)[ok]] = 1.0
-        buf[self.bit_dst[((values[h:b] >> self.bit_shift) & self.bit_mask) != 0]] = 1.0
-        numbers = values[b:] * self.num_inv
-        np.maximum(numbers, 0.0, out=numbers)  # = np.clip(numbers, 0, 1), without its Python overhead
+        if filled < len(self.empty_after):
+            values[self.empty_after[filled:]] = -1
+        hot = values[:h]
+        np.maximum(hot, _LOW, out=hot)  # a value outside the table stays in its own row
+        np.minimum(hot, _LOW + _K - 1, out=hot)
+        scratch[self.table[self.row + hot]] = 1.0
+        if b > h:
+            bits = np.unpackbits(values[h:b].astype("<i4", copy=False).view(np.uint8), bitorder="little")
+            scratch[self.bit_dst] = bits[self.bit_pos]
+        numbers = values[b:] * self.num_scale
+        np.maximum(numbers, self.num_low, out=numbers)  # = np.clip without its Python overhead
         np.minimum(numbers, 1.0, out=numbers)
-        buf[self.num_dst] = numbers
+        scratch[self.num_dst] = numbers
 
 
 @functools.cache
-def _program(seats: int, observer: int) -> _Program:
-    return _Program(seats, observer)
+def _player_gather(seats: int, observer: int) -> _Gather:
+    """The player, turn-order, scholar-space and round blocks of ``observer``'s observation, from
+    ``players.ravel() + glob``."""
+    n, o = seats, observer
+    glob0 = n * PLAYER_FIELDS  # offset of glob in the concatenation
+
+    def rel(v: int) -> int:
+        return relative_seat(v, o, n)
+
+    hot: list[Hot] = []
+    bits: list[Bits] = []
+    for r in range(n):
+        row = ((o + r) % n) * PLAYER_FIELDS
+        for name, fields in _PLAYER_CATEGORIES:
+            base = _FLAT[name] + r * SHAPES[name][1]
+            hot.extend((row + f, lambda v, b=base: b + v if v >= 0 else None) for f in fields)
+        flags = _FLAT["player_flags"] + r * 9
+        for i, f in enumerate((P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY)):
+            hot.append((row + f, lambda v, d=flags + i: d if v != 0 else None))
+        comp = _FLAT["player_competencies"] + r * 12
+        bits += [(row + P_COMPETENCIES, range(comp, comp + 12)), (row + P_SPECIALS_USED, range(flags + 3, flags + 9))]
+    for block, field, count in (("player_order", G_ORDER, min(n, S)), ("player_next_order", G_NEXT_ORDER, S)):
+        for position in range(count):
+            base = _FLAT[block] + position
+            hot.append((glob0 + field.start + position, lambda v, b=base: b + rel(v) * S if 0 <= v < n else None))
+    empty_after = list(range(len(hot) - S, len(hot)))
+    scholars = _FLAT["scholar_spaces"]
+    for i in range(16):
+        base = scholars + i * (S + 1)
+        hot.append((glob0 + G_SCHOLAR_SPACES.start + i,
+                    lambda v, b=base: b + (S if v == NEUTRAL_SEAT else rel(v)) if v >= 0 else None))  # fmt: skip
+    hot.append((glob0 + G_ROUND, lambda v: _FLAT["round"] + min(v, 7)))
+    hot.append((glob0 + G_PHASE, lambda v: _FLAT["phase"] + v))
+    for r in range(6):
+        base = _FLAT["round_tiles"] + r * 12
+        hot.append((glob0 + G_ROUND_TILES.start + r, lambda v, b=base: b + v if v >= 0 else None))
+    hot.append((glob0 + G_FINAL_TILE, lambda v: _FLAT["final_tile"] + v))
+    hot.append((glob0 + G_START_PLAYER, lambda v: _FLAT["start_player"] + rel(v)))
+    inverse = np.tile(_NUMBER_INV_SCALE, n).tolist()  # float32 inverses, as written before
+    sources = [((o + r) % n) * PLAYER_FIELDS + f for r in range(n) for f in _NUMBER_FIELDS.tolist()]
+    dsts = _NUMBER_INDEX[: n * _NUMBER_FIELDS.size].tolist()
+    numbers = [(src, scale, 0.0, d) for src, scale, d in zip(sources, inverse, dsts, strict=True)]
+    return _Gather(hot, bits, numbers, empty_after)
+
+
+_DISPLAY_NUMBERS = (
+    (G_BONUS_COINS.start, "bonus_coins", (BONUS_COIN_SCALE,) * 10, False),
+    (G_COMP_LEFT.start, "competency_left", (COMP_COPIES,) * 12, False),
+    (G_CITY_LEFT.start, "city_left", (CITY_COPIES,) * 7, False),
+    (G_NEUTRAL_LEFT.start + 1, "neutral_left", tuple(float(x) for x in _neutral_supply()), True),
+    (G_PAVILIONS_LEFT, "pavilions_left", (PAVILION_SCALE,), False),
+)
+"""Scaled display counts: (first glob field, block, divisor per column, also clipped at 0)."""
+
+
+@functools.cache
+def _display_gather() -> _Gather:
+    """The display blocks but the scholar spaces (observer-dependent, in ``_player_gather``), the
+    innovation display and the used book actions (``_write_displays``), from ``glob``."""
+    hot: list[Hot] = []
+
+    def add(field: slice, dst: Callable[[int, int], int | None]) -> None:
+        hot.extend((field.start + i, lambda v, i=i: dst(i, v)) for i in range(field.stop - field.start))
+
+    add(G_BONUS_STATE, lambda i, v: _FLAT["bonus_display"] + i if v == -1 else None)
+    add(G_COMP_SPACES, lambda i, v: _FLAT["competency_display"] + i * 12 + v if v >= 0 else None)
+    add(G_PALACE_STATE, lambda i, v: _FLAT["palace_display"] + i if v == -1 else None)
+    add(G_SPELLS_USED, lambda i, v: _FLAT["spells_used"] + i if v != 0 else None)
+    # a book-action slot holds the action's id (numpy indexing read -1 as the last one)
+    add(G_BOOK_ACTIONS, lambda i, v: _FLAT["book_actions"] + v % 6 if -6 <= v < 6 else None)
+    numbers = [
+        (first + i, 1.0 / divisor, 0.0 if clip_low else -np.inf, _FLAT[block] + i)
+        for first, block, divisors, clip_low in _DISPLAY_NUMBERS
+        for i, divisor in enumerate(divisors)
+    ]
+    return _Gather(hot, [], numbers, [])
 
 
 def action_mask(g: Game, seat: int) -> np.ndarray:

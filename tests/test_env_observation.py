@@ -101,7 +101,7 @@ def test_style14_cached_sections_equal_a_fresh_encoding() -> None:
                 np.testing.assert_array_equal(enc.encode(g, seat), encode(g, seat))
             legal = g.legal_actions()
             g.apply_action(legal[int(rng.integers(len(legal)))])
-    assert {key for key, _ in enc._cache} == {"map", "displays"}
+    assert {key for key, _ in enc._cache} == {"map"}
 
 
 def test_a13_observations_are_float32_in_bounds_in_random_games() -> None:

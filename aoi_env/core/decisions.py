@@ -465,6 +465,30 @@ def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
     return out
 
 
+def can_upgrade(g: Game, seat: int, new: int) -> bool:
+    """``bool(upgrade_targets(g, seat, new, UP_ACTION))`` without listing the targets (issue 10):
+    only the Guild's cost depends on the hex (R67), so one affordability check settles the
+    others, and the Guild needs a scan only when the full price is out of reach."""
+    if buildings.pieces_left(g, seat, new) <= 0:
+        return False
+    p = g.state.players[seat]
+    if p[buildings.BUILT + _FROM[new]] <= 0:
+        return False
+    if (
+        new == Building.PALACE
+        and p[P_PALACE_TILE] < 0
+        and p[P_DRAFT_PALACE] < 0
+        and not (g.state.glob[G_PALACE_STATE] == -1).any()
+    ):
+        return False  # no palace tile to take (R68)
+    if buildings.can_pay(p, g.data.building_cost[new]):  # the full price (a Guild's at most)
+        return True
+    if new != Building.GUILD:
+        return False
+    positions = terrain.own_positions(g, seat, _FROM[new])
+    return any(buildings.can_pay(p, buildings.guild_cost(g, seat, q)) for q in positions)
+
+
 def _upgrade_text(g: Game, row: np.ndarray, a: int) -> str:
     return f"upgrade {hex_name(a - HEX_BASE)}"
 

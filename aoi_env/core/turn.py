@@ -16,7 +16,7 @@ import numpy as np
 
 from aoi_env.core import effects, pending, terraform
 from aoi_env.core.decisions import _FROM as UPGRADE_SOURCE
-from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, pavilion_targets, upgrade_targets
+from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, can_upgrade, pavilion_targets
 from aoi_env.core.engine import Game, applies, automatic, decision
 from aoi_env.core.moves import (
     A_BUILD,
@@ -233,8 +233,8 @@ def main_actions(g: Game, seat: int) -> list[int]:
         out.append(A_BUILD)
     pieces = g.data.building_pieces
     for new, old in _UPGRADE_FROM:
-        # upgrade_targets' own early exits, read from the list: no piece left, no source building
-        if pl[BUILT + new] < pieces[new] and pl[BUILT + old] > 0 and upgrade_targets(g, seat, new, UP_ACTION):
+        # can_upgrade's own early exits, read from the list: no piece left, no source building
+        if pl[BUILT + new] < pieces[new] and pl[BUILT + old] > 0 and can_upgrade(g, seat, new):
             out.append(BUILDING_BASE + new - 1)
     board = g.data.boards[pl[P_BOARD]]
     if pl[P_SAILING] < board.sailing_max and _can_pay_track(pl, board.sailing_cost):  # tracks.at_max / can_pay

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from aoi_env.core.rules import scoring
+from aoi_env.core.engine import Game
+from aoi_env.core.rules import scoring, terrain
 from aoi_env.core.rules.scoring import NEUTRAL, largest_area, resource_coins, shared_ranks
-from aoi_env.core.state import G_NEUTRAL_SCIENCE, G_PHASE, G_ROUND, P_COINS, P_VP, Phase
+from aoi_env.core.state import G_DECISIONS, G_NEUTRAL_SCIENCE, G_PHASE, G_ROUND, P_COINS, P_PALACE_TILE, P_VP, Phase
 from aoi_env.testing import Scenario, play
 
 
@@ -109,6 +110,43 @@ def test_r83_moles_tunnel_range_and_palace9_flight_range_connect() -> None:
     s = scenario()
     s.build(0, "r7c6", "palace").build(0, "r8c9", "workshop")  # no palace 9: not connected
     assert largest_area(s.turn(0), 0) == 1
+
+
+def _matrix_largest_area(g, seat: int, own: np.ndarray) -> int:
+    """The reference: ``Geometry.area_relation`` (a 117 x 117 relation) and ``Geometry.groups``."""
+    if not own.any():
+        return 0
+    bridges = g.state.built_bridges() if g.is_player(seat) else scoring.NO_BRIDGES
+    rel = g.geo.area_relation(terrain.sailing(g, seat, final=True), bridges, scoring.area_jump(g, seat))
+    return max(len(grp) for grp in g.geo.groups([int(q) for q in np.flatnonzero(own)], rel))
+
+
+def test_r83_bit_set_area_equals_the_matrix_relation_over_random_games() -> None:
+    """R83 (issue 10): ``largest_area`` finds its groups on bit sets; at every decision of random
+    games (both board sides, Moles, the Automa, bridges) it equals the 117 x 117 relation
+    reference for the map's buildings, for random hypothetical building sets, and with palace 9
+    (flight range 3) given to the seat."""
+    flight = next(i for i, flags in enumerate(Game("aoi(players=2)", seed=0).tab.palace_flags) if flags["flight"])
+    rng = np.random.default_rng(8)
+    checked = 0
+    for config, seed in (("aoi(players=4,factions=moles+felines+monks+omar)", 1), ("aoi(players=3,map=1-3)", 2),
+                         ("aoi(players=1,automa=simpletons:1)", 3)):  # fmt: skip
+        g = Game(config, seed=seed)
+        while not g.is_over():
+            if g.state.glob[G_DECISIONS] % 3 == 0:
+                for seat in range(g.seats):
+                    own = terrain.own_mask(g, seat)
+                    guess = g.geo.land & (rng.random(117) < 0.25)
+                    assert largest_area(g, seat) == _matrix_largest_area(g, seat, own)
+                    assert largest_area(g, seat, guess) == _matrix_largest_area(g, seat, guess)
+                    if g.is_player(seat):
+                        probe = g.clone()
+                        probe.state.players[seat, P_PALACE_TILE] = flight
+                        assert largest_area(probe, seat, guess) == _matrix_largest_area(probe, seat, guess)
+                    checked += 1
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 500
 
 
 def test_r83_neutral_buildings_count_pavilions_do_not() -> None:

@@ -71,47 +71,81 @@ def shared_ranks(values: dict[int, int], payouts: list[int]) -> dict[int, int]:
     return out
 
 
-_AREA_RELATIONS: dict[tuple[str, int, bytes, int], np.ndarray] = {}
-_AREA_RELATIONS_MAX = 512  # 117 x 117 bools each: about 7 MB at most
-
-
-def area_relation(g: Game, seat: int) -> np.ndarray:
-    """The seat's bool[P, P] "connected" relation for the final area (R83), read-only: reach with
-    the final sailing, the built bridges, and the tunnel / flight range.  It depends only on those,
-    so it is cached across games (building it costs a matrix power when tunnels or flights count)."""
+def area_jump(g: Game, seat: int) -> int:
+    """Extra "in reach" range for the final area (R83): 2 for the Moles' tunnel (R95), 3 for
+    palace 9's flight (R129), else 0."""
     p = g.state.players[seat]
     jump = 0
     if g.is_player(seat) and g.tab.faction_flags[int(p[P_FACTION])]["tunnel"]:
-        jump = 2  # Moles: tunnel range connects
+        jump = 2
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
-        jump = 3  # palace 9: flight range connects
-    # the Automa has no bridges, and other players' bridges do not connect her buildings
-    # (AUTOMA.md §10 #3, the same Reach as her builds: docs/automa.md)
-    bridges = g.state.built_bridges() if g.is_player(seat) else NO_BRIDGES
-    sailing = terrain.sailing(g, seat, final=True)
-    key = (g.geo.name, sailing, bridges.tobytes(), jump)
-    rel = _AREA_RELATIONS.get(key)
-    if rel is None:
-        if len(_AREA_RELATIONS) >= _AREA_RELATIONS_MAX:
-            _AREA_RELATIONS.clear()
-        rel = g.geo.area_relation(sailing, bridges, jump)
-        rel.setflags(write=False)
-        _AREA_RELATIONS[key] = rel
-    return rel
+        jump = 3
+    return jump
 
 
 def largest_area(g: Game, seat: int, own: np.ndarray | None = None) -> int:
     """Largest group of buildings connected by reach with the final sailing (R83).
 
-    ``own``: the seat's building positions as a bool mask (default: the map's; the heuristic
-    passes a hypothetical one)."""
+    Two buildings are connected when one is in the other's reach (``Geometry.area_relation``:
+    sailing reach, the built bridges, the tunnel / flight range).  The groups are found on
+    Python-int bit sets of positions (issue 10: no 117 x 117 matrix per seat).  ``own``: the
+    seat's building positions as a bool mask (default: the map's; the heuristic passes a
+    hypothetical one).
+    """
     if own is None:
         own = terrain.own_mask(g, seat)
-    if not own.any():
+    positions = np.flatnonzero(own).tolist()
+    if not positions:
         return 0
-    groups = g.geo.groups([int(x) for x in np.flatnonzero(own)], area_relation(g, seat))
-    return max(len(grp) for grp in groups)
+    table = terrain.reach_table_bits(g.geo.name, terrain.sailing(g, seat, final=True))
+    # the Automa has no bridges, and other players' bridges do not connect her buildings
+    # (AUTOMA.md §10 #3, the same Reach as her builds: docs/automa.md)
+    links: dict[int, int] = {}
+    if g.is_player(seat):
+        for a, b in g.state.built_bridges().tolist():
+            links[a] = links.get(a, 0) | 1 << b
+            links[b] = links.get(b, 0) | 1 << a
+    jump = area_jump(g, seat)
+    neighbours = g.neighbours() if g.is_player(seat) else g.geo.neighbors
+    left = 0
+    for q in positions:
+        left |= 1 << q
+    best = 0
+    while left:
+        start = (left & -left).bit_length() - 1
+        left ^= 1 << start
+        todo, size = [start], 1
+        while todo:
+            p = todo.pop()
+            linked = (table[p] | links.get(p, 0) | (_within(neighbours, p, jump) if jump else 0)) & left
+            left ^= linked
+            while linked:
+                low = linked & -linked
+                todo.append(low.bit_length() - 1)
+                linked ^= low
+                size += 1
+        best = max(best, size)
+    return best
+
+
+def _within(neighbours: tuple[tuple[int, ...], ...], start: int, depth: int) -> int:
+    """Bits of the positions 1..``depth`` steps from ``start`` over ``neighbours`` (any hexes)."""
+    seen = 1 << start
+    layer = [start]
+    out = 0
+    for _ in range(depth):
+        nxt = []
+        for p in layer:
+            for q in neighbours[p]:
+                bit = 1 << q
+                if not seen & bit:
+                    seen |= bit
+                    nxt.append(q)
+        for q in nxt:
+            out |= 1 << q
+        layer = nxt
+    return out
 
 
 def resource_coins(player: np.ndarray) -> int:

@@ -119,7 +119,7 @@ def bits(mask: np.ndarray) -> int:
 
 
 @functools.cache
-def _reach_bits(side: str, sail: int) -> tuple[int, ...]:
+def reach_table_bits(side: str, sail: int) -> tuple[int, ...]:
     """Per position, the ``reach`` table row (R39, no bridges) as bits."""
     from aoi_env.core.board import MAX_SAILING, geometry
 
@@ -135,7 +135,7 @@ def reach_bits(g: Game, seat: int) -> int:
     out = c.extra.get(key)
     if out is None:
         own = np.flatnonzero(own_mask(g, seat)).tolist()
-        table = _reach_bits(g.geo.name, sail)
+        table = reach_table_bits(g.geo.name, sail)
         out = 0
         for q in own:
             out |= table[q]

@@ -1,0 +1,42 @@
+"""Fast paths of the move generator (issue 10) against the functions they stand in for.
+
+The goldens (tests/test_golden.py) pin the legal ids of whole games; these tests compare each
+shortcut with its reference at every decision of random games, so a difference is reported at
+the function that caused it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core.decisions import can_upgrade, upgrade_targets
+from aoi_env.core.engine import Game
+from aoi_env.core.pending import UP_ACTION
+from aoi_env.data.enums import Building
+
+UPGRADED = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
+
+
+def _positions(configs: tuple[tuple[str, int], ...]):
+    rng = np.random.default_rng(4)
+    for config, seed in configs:
+        g = Game(config, seed=seed)
+        while not g.is_over():
+            yield g
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:
+    """R66-R70 (R67: the Guild's price depends on the neighbours): ``can_upgrade`` answers
+    exactly ``bool(upgrade_targets(..., UP_ACTION))`` for every seat and building type."""
+    checked = seen_true = 0
+    configs = (("aoi(players=4)", 1), ("aoi(players=2,map=1-3)", 2), ("aoi(players=3,distribution=draft)", 3))
+    for g in _positions(configs):
+        for seat in range(g.config.players):
+            for new in UPGRADED:
+                expected = bool(upgrade_targets(g, seat, new, UP_ACTION))
+                assert can_upgrade(g, seat, new) == expected, (seat, new)
+                seen_true += expected
+                checked += 1
+    assert checked > 2000 and seen_true > 100
