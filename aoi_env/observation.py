@@ -682,14 +682,6 @@ _DISPLAY_FIELDS = slice(G_BOOK_ACTIONS.start, G_NEUTRAL_SCIENCE.stop)  # every g
 _FLAT = {name: SLICES[name].start for name in _NAMES}
 
 
-_DISPLAY_NUMBERS = (
-    (G_BONUS_COINS.start, "bonus_coins", (BONUS_COIN_SCALE,) * 10, False),
-    (G_COMP_LEFT.start, "competency_left", (COMP_COPIES,) * 12, False),
-    (G_CITY_LEFT.start, "city_left", (CITY_COPIES,) * 7, False),
-    (G_NEUTRAL_LEFT.start + 1, "neutral_left", tuple(float(x) for x in _neutral_supply()), True),
-    (G_PAVILIONS_LEFT, "pavilions_left", (PAVILION_SCALE,), False),
-)
-"""Scaled display counts: (first glob field, block, divisor per column, also clipped at 0)."""
 _LOW, _K = -2, 32  # one-hot values -2 (out of the game) .. 29 have a column in a gather's table
 _TRASH = OBS_SIZE  # destination of a value that sets nothing: the encoder's one extra float
 
