@@ -385,9 +385,11 @@ class _Writer:
 class ObservationEncoder:
     """Writes observations into one reusable buffer (views built once) and returns copies.
 
-    The map and display sections change only when something is built, taken or used, so each is
-    cached per observer under a key holding every input it is computed from (``_map_key``,
-    ``_display_key``); a test compares cached and fresh encodings over random games.
+    The map and display sections change only when something is built, taken or used: the map is
+    cached per observer under a key holding every input it is computed from (``_map_key``), the
+    displays once for all observers (their glob fields; the scholar spaces, which depend on the
+    observer, are written by the player gather); a test compares cached and fresh encodings over
+    random games.
     """
 
     def __init__(self) -> None:
