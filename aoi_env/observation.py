@@ -544,17 +544,18 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     names, span = _SECTIONS["map"]
     first = w.index
     w.skip(names)
-    v = dict(zip(names, w.views[first : first + len(names)], strict=True))
+    views = w.views
     key = (g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))
     hit = w.shared.get("map")
     if hit is None or hit[0] != key:
+        v = dict(zip(names, views[first : first + len(names)], strict=True))
         hit = w.shared["map"] = (key, *_shared_map(g, v, span, w.buf))
     _, static, owner, bridges = hit
     w.buf[span] = static  # the owner, bridge, spade and reach planes are zero in it
     rows = relative_order(observer, n)
-    v["hex_owner"][:n] = owner[rows]
+    views[_INDEX["hex_owner"]][:n] = owner[rows]
     if bridges is not None:
-        v["hex_bridges"][:n] = bridges[rows]
+        views[_INDEX["hex_bridges"]][:n] = bridges[rows]
     native = int(s.players[observer, P_BOARD])
     if native >= 0:
         cache = terrain_rules.hex_cache(g).extra  # per hexes content: the plane of each native terrain
@@ -562,8 +563,8 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
         if plane is None:
             dist = terrain_rules.distances_to_native(g, observer)
             plane = cache[("obs_spades", native)] = np.where(g.geo.land, dist / 3.0, 0.0).astype(np.float32)
-        v["hex_spades"][0] = plane
-    v["hex_reach"][0] = terrain_rules.reach(g, observer)
+        views[_INDEX["hex_spades"]][0] = plane
+    views[_INDEX["hex_reach"]][0] = terrain_rules.reach(g, observer)
 
 
 def _shared_map(
@@ -640,42 +641,45 @@ def _free_spots(g: Game, bridges: np.ndarray) -> np.ndarray:
 
 
 def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) -> None:
-    """The pending row (kind, seat, p0..p5) decoded per kind (see ``aoi_env.core.pending``)."""
-    row = pending_stack.top(g.state)
-    first = w.index
+    """The pending row (kind, seat, p0..p5) decoded per kind (see ``aoi_env.core.pending``),
+    written by flat index (``_P``: the start of each pending block)."""
     w.skip(_PENDING_NAMES)
-    v = dict(zip(_PENDING_NAMES, w.views[first:], strict=False))
+    row = pending_stack.top(g.state)
     if row is None:
         return
     kind, seat, *p = row.tolist()
-    n = g.seats
-    v["pending_kind"][_KIND_INDEX[kind]] = 1.0
-    v["pending_seat"][relative_seat(seat, observer, n)] = 1.0
+    buf = w.buf
+    buf[_P["pending_kind"] + _KIND_INDEX[kind]] = 1.0
+    buf[_P["pending_seat"] + relative_seat(seat, observer, g.seats)] = 1.0
     if kind == Kind.USE_KEY:
-        v["pending_discipline"][p[0]] = 1.0
-        v["pending_count"][0] = min(p[1] / COUNT_SCALE, 1.0)
+        buf[_P["pending_discipline"] + p[0]] = 1.0
+        buf[_P["pending_count"]] = min(p[1] / COUNT_SCALE, 1.0)
     elif kind in _COUNT_P0:
-        v["pending_count"][0] = min(max(p[0], 0) / COUNT_SCALE, 1.0)
+        buf[_P["pending_count"]] = min(max(p[0], 0) / COUNT_SCALE, 1.0)
     if kind in _TB_KINDS:
-        v["pending_flags"][:] = [(p[1] & bit) != 0 for bit in _TB_BITS]
+        for i, bit in enumerate(_TB_BITS):
+            buf[_P["pending_flags"] + i] = (p[1] & bit) != 0
     if kind in _BUILDING_P0 and p[0] > 0:
-        v["pending_building"][p[0] - 1] = 1.0
+        buf[_P["pending_building"] + p[0] - 1] = 1.0
     if kind == Kind.UPGRADE_TARGET:
-        v["pending_source"][p[1]] = 1.0
-    if kind in (Kind.BRIDGE_END, Kind.BRIDGE_DIR):
-        v["pending_bridge"][p[0]] = 1.0
-        v["pending_bridge"][2] = min(p[1] / BRIDGE_SCALE, 1.0)
+        buf[_P["pending_source"] + p[1]] = 1.0
+    if kind in _BRIDGE_KINDS:
+        buf[_P["pending_bridge"] + p[0]] = 1.0
+        buf[_P["pending_bridge"] + 2] = min(p[1] / BRIDGE_SCALE, 1.0)
     if kind in _OPTION_P0:
-        v["pending_option"][0] = p[0] != 0
+        buf[_P["pending_option"]] = p[0] != 0
     if kind == Kind.PALACE15:
-        v["pending_parts"][:] = [(p[0] >> i) & 1 for i in range(3)]
+        for i in range(3):
+            buf[_P["pending_parts"] + i] = (p[0] >> i) & 1
     if kind == Kind.OFFER:
-        v["pending_builder"][relative_seat(p[1], observer, n)] = 1.0
+        buf[_P["pending_builder"] + relative_seat(p[1], observer, g.seats)] = 1.0
     if kind in _HEX_P2:
         hex_pending[0, p[2]] = 1.0
 
 
 _PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]
+_P = {name: SLICES[name].start for name in _PENDING_NAMES}
+_BRIDGE_KINDS = frozenset({Kind.BRIDGE_END, Kind.BRIDGE_DIR})
 _PLAYER_PART = _NAMES[_INDEX["hex_pending"] : _INDEX["player_next_order"] + 1]
 _ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_draft"] + 1]
 _DISPLAY_PART = _NAMES[_INDEX["bonus_display"] : _INDEX["neutral_faction"] + 1]
