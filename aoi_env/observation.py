@@ -105,6 +105,7 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import NUM_POSITIONS, load
+from aoi_env.data.enums import Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -560,9 +561,8 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     if native >= 0:
         cache = terrain_rules.hex_cache(g).extra  # per hexes content: the plane of each native terrain
         plane = cache.get(("obs_spades", native))
-        if plane is None:
-            dist = terrain_rules.distances_to_native(g, observer)
-            plane = cache[("obs_spades", native)] = np.where(g.geo.land, dist / 3.0, 0.0).astype(np.float32)
+        if plane is None:  # land hexes only: river and off-board terrain types give 0
+            plane = cache[("obs_spades", native)] = _SPADE_PLANES[native][s.hexes[:, H_TERRAIN]]
         views[_INDEX["hex_spades"]][0] = plane
     views[_INDEX["hex_reach"]][0] = terrain_rules.reach(g, observer)
 
@@ -588,6 +588,14 @@ def _shared_map(
     planes[seats, bridges[:, 0]] = 1.0
     planes[seats, bridges[:, 1]] = 1.0
     return static, owner, planes
+
+
+_SPADE_PLANES = np.array(
+    [[terrain_rules.spade_distance(t, native) / 3.0 if t < terrain_rules.CYCLE else 0.0 for t in range(len(Terrain))]
+     for native in range(terrain_rules.CYCLE)],
+    dtype=np.float32,
+)  # fmt: skip
+"""hex_spades value per (native terrain, hex terrain): spades / 3 on land (R35), 0 on river and off board."""
 
 
 def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray) -> None:
