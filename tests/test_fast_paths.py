@@ -40,3 +40,24 @@ def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:
                 seen_true += expected
                 checked += 1
     assert checked > 2000 and seen_true > 100
+
+
+def test_r54_r39_building_index_equals_the_hexes() -> None:
+    """R54 (pieces on the map) / R39 (reach starts from every own building, neutral ones too):
+    the one-pass building index behind ``own_positions`` and the reach bit sets lists exactly
+    the hexes' buildings per seat and type, ascending."""
+    from aoi_env.core.rules import terrain
+    from aoi_env.core.state import H_BUILDING, H_NEUTRAL, H_OWNER
+
+    checked = 0
+    for g in _positions((("aoi(players=5)", 5), ("aoi(players=1,automa=simpletons:2)", 6))):
+        h = g.state.hexes
+        for seat in range(g.seats):
+            mine = (h[:, H_OWNER] == seat) & (h[:, H_NEUTRAL] == 0)
+            for btype in range(1, 8):
+                expected = np.flatnonzero(mine & (h[:, H_BUILDING] == btype)).tolist()
+                assert terrain.own_positions(g, seat, btype) == expected
+            owned = np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)).tolist()
+            assert terrain._index(g).owned.get(seat, []) == owned
+            checked += 1
+    assert checked > 1000

@@ -57,12 +57,13 @@ class HexCache:
     combine them into new arrays).  Clones share the object until their hexes differ (issue 10).
     """
 
-    __slots__ = ("key", "own", "typed", "reach", "dist", "empty", "extra")
+    __slots__ = ("key", "own", "typed", "owned", "reach", "dist", "empty", "extra")
 
     def __init__(self, key: bytes) -> None:
         self.key = key
         self.own: dict[int, np.ndarray] = {}
-        self.typed: dict[tuple[int, int], list[int]] = {}
+        self.typed: dict[tuple[int, int], list[int]] | None = None  # see _index
+        self.owned: dict[int, list[int]] = {}
         self.reach: dict[tuple, np.ndarray] = {}
         self.dist: dict[int, np.ndarray] = {}
         self.empty: np.ndarray | None = None
@@ -101,16 +102,33 @@ def sailing(g: Game, seat: int, final: bool = False) -> int:
     return s
 
 
+def _index(g: Game) -> HexCache:
+    """The hexes' cache with its building index filled: ``typed[(seat, type)]`` the positions of
+    the seat's own (non-neutral) buildings of a type, ``owned[seat]`` of all its buildings
+    (neutral ones included), ascending; one pass over the built hexes for every seat."""
+    c = hex_cache(g)
+    if c.typed is None:
+        h = g.state.hexes
+        built = np.flatnonzero(h[:, H_BUILDING] > 0)
+        typed: dict[tuple[int, int], list[int]] = {}
+        owned: dict[int, list[int]] = {}
+        for pos, (owner, btype, neutral) in zip(built.tolist(), h[built][:, _INDEX_FIELDS].tolist(), strict=True):
+            owned.setdefault(owner, []).append(pos)
+            if not neutral:
+                typed.setdefault((owner, btype), []).append(pos)
+        c.typed, c.owned = typed, owned
+    return c
+
+
+_INDEX_FIELDS = [H_OWNER, H_BUILDING, H_NEUTRAL]
+
+
 def own_positions(g: Game, seat: int, btype: int) -> list[int]:
     """Positions of the seat's own (non-neutral) buildings of ``btype``, ascending; do not mutate."""
-    c = hex_cache(g)
-    key = (seat, btype)
-    out = c.typed.get(key)
-    if out is None:
-        h = g.state.hexes
-        ok = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == btype) & (h[:, H_NEUTRAL] == 0)
-        out = c.typed[key] = np.flatnonzero(ok).tolist()
-    return out
+    return _index(g).typed.get((seat, btype), _NONE)
+
+
+_NONE: list[int] = []  # the answer without such buildings (callers never mutate the lists)
 
 
 def bits(mask: np.ndarray) -> int:
@@ -134,7 +152,7 @@ def reach_bits(g: Game, seat: int) -> int:
     key = ("reach_bits", seat, sail, int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
     out = c.extra.get(key)
     if out is None:
-        own = np.flatnonzero(own_mask(g, seat)).tolist()
+        own = _index(g).owned.get(seat, _NONE)
         table = reach_table_bits(g.geo.name, sail)
         out = 0
         for q in own:
