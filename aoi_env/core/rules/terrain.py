@@ -21,6 +21,7 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import NUM_POSITIONS
+from aoi_env.data.enums import Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -33,6 +34,12 @@ def spade_distance(terrain: int, native: int) -> int:
     """Spades from ``terrain`` to ``native`` along the cycle (R35); 0 if native."""
     d = (native - terrain) % CYCLE
     return min(d, CYCLE - d)
+
+
+_DISTANCES = np.array(
+    [[min((native - t) % CYCLE, CYCLE - (native - t) % CYCLE) for t in range(len(Terrain))] for native in range(CYCLE)],
+    dtype=np.int16,
+)  # spade_distance per (native, terrain); on river / off board it means nothing (callers mask by land)
 
 
 def step_toward(terrain: int, native: int) -> int:
@@ -207,8 +214,7 @@ def distances_to_native(g: Game, seat: int) -> np.ndarray:
     c = hex_cache(g)
     out = c.dist.get(native)
     if out is None:
-        d = (native - g.state.hexes[:, H_TERRAIN].astype(np.int16)) % CYCLE
-        out = c.dist[native] = _frozen(np.minimum(d, CYCLE - d))
+        out = c.dist[native] = _frozen(_DISTANCES[native][g.state.hexes[:, H_TERRAIN]])
     return out
 
 
