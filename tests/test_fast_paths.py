@@ -61,3 +61,63 @@ def test_r54_r39_building_index_equals_the_hexes() -> None:
             assert terrain._index(g).owned.get(seat, []) == owned
             checked += 1
     assert checked > 1000
+
+
+def test_r60_r61_has_tb_target_equals_the_target_masks() -> None:
+    """R60-R61 (Terraform & Build; R95 tunnel, R129 flight): ``has_tb_target`` answers exactly
+    whether the plain, tunnel or flight target masks hold a hex, for free spades and flag sets
+    of every caller, at decisions of random games (Moles, and palace 9 given to a seat)."""
+    from aoi_env.core import terraform
+    from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP
+    from aoi_env.core.state import P_PALACE_TILE
+
+    cases = ((0, TB_BUY | TB_BUILD), (1, TB_BUILD), (0, TB_BUY), (2, TB_BUY | TB_BUILD | TB_NO_JUMP),
+             (0, TB_BUY | TB_BUILD | TB_LIZARD), (1, 0), (0, TB_BUILD))  # fmt: skip
+    flight = None
+    checked = seen_true = 0
+    for step, g in enumerate(_positions((("aoi(players=3,factions=moles+lizards+monks)", 7), ("aoi(players=4)", 8)))):
+        if step % 3:
+            continue
+        if flight is None:
+            flight = next(i for i, flags in enumerate(g.tab.palace_flags) if flags["flight"])
+        for seat in range(g.config.players):
+            probe = g.clone()
+            probe.state.players[seat, P_PALACE_TILE] = flight if step % 2 else probe.state.players[seat, P_PALACE_TILE]
+            for free, flags in cases:
+                masks = (terraform._plain_targets, terraform._tunnel_targets, terraform._fly_targets)
+                expected = any(bool(m(probe, seat, free, flags).any()) for m in masks)
+                assert terraform.has_tb_target(probe, seat, free, flags) == expected, (seat, free, flags)
+                seen_true += expected
+                checked += 1
+    assert checked > 2000 and seen_true > 500
+
+
+def test_r73_affordable_innovations_equal_innovation_cost() -> None:
+    """R73: ``affordable_innovations`` lists exactly the display spaces with an available tile
+    whose ``innovation_cost`` (specific books, any books, coins without a Palace) the seat can
+    pay, also with random books handed out so that innovations become affordable."""
+    from aoi_env.core.decisions import affordable_innovations, innovation_cost
+    from aoi_env.core.state import G_INNOV_OWNER, G_INNOV_SPACES, P_BOOKS, P_COINS, P_INNOVATIONS
+
+    rng = np.random.default_rng(9)
+    checked = found = 0
+    for g in _positions((("aoi(players=3)", 9), ("aoi(players=5,ruleset=v1.0)", 10))):
+        probe = g.clone()
+        probe.state.players[:, P_BOOKS] = rng.integers(0, 5, size=(probe.seats, 4))
+        for game in (g, probe):
+            glob = game.state.glob
+            for seat in range(game.config.players):
+                p = game.state.players[seat]
+                expected = []
+                if np.count_nonzero(p[P_INNOVATIONS] >= 0) < 3:
+                    for space, tile in enumerate(glob[G_INNOV_SPACES].tolist()):
+                        if tile < 0 or glob[G_INNOV_OWNER.start + tile] != -1:
+                            continue
+                        spec, any_books, coins = innovation_cost(game, seat, space)
+                        books = p[P_BOOKS]
+                        if (books >= spec).all() and books.sum() - spec.sum() >= any_books and p[P_COINS] >= coins:
+                            expected.append((space, tile))
+                assert affordable_innovations(game, seat) == expected
+                found += len(expected)
+                checked += 1
+    assert checked > 2000 and found > 100

@@ -249,6 +249,8 @@ def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
     total = sum(books)
     # innovation_cost, unrolled: the slot's extra books and the no-Palace coins are the same for every space
     extra = g.data.boards[pl[P_BOARD]].innovation_slot_books[slot]
+    if total < g.innovation_min_books + extra:  # fewer books than the cheapest space asks for
+        return []
     has_palace = pl[P_PALACE_TILE] >= 0 or pl[P_NEUTRAL_PALACE] or pl[buildings.BUILT + Building.PALACE]
     if not has_palace and pl[P_COINS] < g.data.raw["innovation_display"]["no_palace_coins"]:
         return []

@@ -120,6 +120,7 @@ class Game:
         self.innovation_space_cost_ints = tuple(
             (tuple(spec.tolist()), int(spec.sum()), int(extra)) for spec, extra in self.innovation_space_cost
         )  # (specific books, their sum, any books) per display space, as plain ints for the hot path
+        self.innovation_min_books = min(spec_sum + extra for _, spec_sum, extra in self.innovation_space_cost_ints)
         self._legal: list[int] = []
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         self._nb_cache: tuple[bytes, tuple[tuple[int, ...], ...]] | None = None

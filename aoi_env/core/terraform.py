@@ -104,33 +104,34 @@ def has_tb_target(g: Game, seat: int, free: int, flags: int) -> bool:
     """
     pl = g.state.players[seat].tolist()
     tools = pl[P_TOOLS]
-    if _tb_possible(g, seat, _area_facts(g, seat, "reach"), free, flags, tools, pl):
+    if _tb_possible(g, seat, "reach", free, flags, tools, pl):
         return True
     if flags & TB_NO_JUMP:
         return False
     tunnel = _can_tunnel(g, seat) and tools >= 1
-    if tunnel and _tb_possible(g, seat, _area_facts(g, seat, "tunnel"), free, flags, tools - 1, pl):
+    if tunnel and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
         return True
     if _can_fly(g, seat) and pl[P_SCHOLARS] >= 1:
-        return _tb_possible(g, seat, _area_facts(g, seat, "fly"), free, flags, tools, pl)
+        return _tb_possible(g, seat, "fly", free, flags, tools, pl)
     return False
 
 
-def _tb_possible(
-    g: Game, seat: int, facts: tuple[bool, bool], free: int, flags: int, tools: int, pl: list[int]
-) -> bool:
-    """``_targets(...).any()`` from the area facts (non-native empty hex, native empty hex)."""
-    non_native, native = facts
-    if non_native and (free > 0 or (flags & TB_BUY and tools >= terrain.tools_per_spade(g, seat))):
-        return True
-    if native and flags & TB_BUILD and not flags & TB_LIZARD:
+def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: int, pl: list[int]) -> bool:
+    """``_targets(...).any()`` for the ``area`` (reach / tunnel / fly): a non-native empty hex to
+    dig, or a native empty hex to build on; the area is looked at only when the seat can do one."""
+    dig = free > 0 or (flags & TB_BUY and tools >= terrain.tools_per_spade(g, seat))
+    build = False
+    if flags & TB_BUILD and not flags & TB_LIZARD:
         cost = g.data.building_cost[Building.WORKSHOP]
-        return bool(
+        build = (
             buildings.pieces_left(g, seat, Building.WORKSHOP) > 0
             and tools >= cost["tools"]
             and pl[P_COINS] >= cost["coins"]
         )
-    return False
+    if not dig and not build:
+        return False
+    non_native, native = _area_facts(g, seat, area)
+    return bool((dig and non_native) or (build and native))
 
 
 def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
