@@ -72,6 +72,7 @@ from aoi_env.core.state import (
     H_PAVILION,
     H_RIVER_CITY,
     H_TERRAIN,
+    HEX_FIELDS,
     MAX_SEATS,
     NEUTRAL_SEAT,
     P_BOARD,
@@ -550,7 +551,7 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     hit = w.shared.get("map")
     if hit is None or hit[0] != key:
         v = dict(zip(names, views[first : first + len(names)], strict=True))
-        hit = w.shared["map"] = (key, *_shared_map(g, v, span, w.buf))
+        hit = w.shared["map"] = (key, *_shared_map(g, v, span, w.scratch))
     _, static, owner, bridges = hit
     w.buf[span] = static  # the owner, bridge, spade and reach planes are zero in it
     rows = relative_order(observer, n)
@@ -568,15 +569,16 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
 
 
 def _shared_map(
-    g: Game, v: dict[str, np.ndarray], span: slice, buf: np.ndarray
+    g: Game, v: dict[str, np.ndarray], span: slice, scratch: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The map section's observer-independent part: (static planes as written into ``buf[span]``,
-    owner planes by absolute seat, bridge planes by absolute seat or None without bridges)."""
+    """The map section's observer-independent part: (static planes as written into
+    ``scratch[span]``, zero before; owner planes by absolute seat; bridge planes by absolute seat
+    or None without bridges)."""
     n = g.seats
     s = g.state
     bridges = s.built_bridges()
-    _write_static_planes(g, v, bridges)
-    static = buf[span].copy()
+    _write_static_planes(g, v, bridges, scratch)
+    static = scratch[span].copy()
     h = s.hexes
     owned = np.flatnonzero((h[:, H_BUILDING] > 0) & (h[:, H_OWNER] >= 0))
     owner = np.zeros((n, P), dtype=np.float32)
@@ -598,20 +600,27 @@ _SPADE_PLANES = np.array(
 """hex_spades value per (native terrain, hex terrain): spades / 3 on land (R35), 0 on river and off board."""
 
 
-def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray) -> None:
+def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray, scratch: np.ndarray) -> None:
     """The observer-independent hex planes (terrain, building, flags, bridge spots, border)."""
-    hexes = g.state.hexes.astype(np.intp)
-    v["hex_terrain"][hexes[:, H_TERRAIN], np.arange(P)] = 1.0
-    building = hexes[:, H_BUILDING]
-    built = np.flatnonzero(building > 0)
-    v["hex_building"][building[built] - 1, built] = 1.0
-    v["hex_neutral"][0] = hexes[:, H_NEUTRAL]
-    v["hex_pavilion"][0] = hexes[:, H_PAVILION]
-    v["hex_city"][0] = hexes[:, H_CITY]
-    v["hex_river_city"][0] = hexes[:, H_RIVER_CITY]
-    v["hex_mark"][0] = hexes[:, H_MARK]
+    _hex_gather().write(scratch, g.state.hexes.ravel())
     v["hex_bridge_spots"][0] = np.minimum(_free_spots(g, bridges) / 3.0, 1.0)
     v["hex_border"][0] = g.geo.border
+
+
+@functools.cache
+def _hex_gather() -> _Gather:
+    """The terrain and building one-hot planes and the 0/1 hex flags, from ``hexes.ravel()``."""
+    hot: list[Hot] = []
+    for pos in range(P):
+        row = pos * HEX_FIELDS
+        hot.append((row + H_TERRAIN, lambda v, d=_FLAT["hex_terrain"] + pos: d + v * P if 0 <= v < 9 else None))
+        hot.append(
+            (row + H_BUILDING, lambda v, d=_FLAT["hex_building"] + pos: d + (v - 1) * P if 1 <= v <= 7 else None)
+        )
+        for field, block in ((H_NEUTRAL, "hex_neutral"), (H_PAVILION, "hex_pavilion"), (H_CITY, "hex_city"),
+                             (H_RIVER_CITY, "hex_river_city"), (H_MARK, "hex_mark")):  # fmt: skip
+            hot.append((row + field, lambda v, d=_FLAT[block] + pos: d if v != 0 else None))
+    return _Gather(hot, [], [], [])
 
 
 def relative_order(observer: int, seats: int) -> list[int]:
@@ -641,8 +650,8 @@ def _free_spots(g: Game, bridges: np.ndarray) -> np.ndarray:
     """Number of free printed bridge spots touching each position."""
     counts, spots = _printed_spots(g.geo.name)
     out = counts.copy()
-    for a, b in bridges:
-        if (int(a), int(b)) in spots:
+    for a, b in bridges.tolist():
+        if (a, b) in spots:
             out[a] -= 1.0
             out[b] -= 1.0
     return out
@@ -749,10 +758,11 @@ class _Gather:
         if b > h:
             bits = np.unpackbits(values[h:b].astype("<i4", copy=False).view(np.uint8), bitorder="little")
             scratch[self.bit_dst] = bits[self.bit_pos]
-        numbers = values[b:] * self.num_scale
-        np.maximum(numbers, self.num_low, out=numbers)  # = np.clip without its Python overhead
-        np.minimum(numbers, 1.0, out=numbers)
-        scratch[self.num_dst] = numbers
+        if len(self.num_dst):
+            numbers = values[b:] * self.num_scale
+            np.maximum(numbers, self.num_low, out=numbers)  # = np.clip without its Python overhead
+            np.minimum(numbers, 1.0, out=numbers)
+            scratch[self.num_dst] = numbers
 
 
 @functools.cache
