@@ -721,7 +721,9 @@ class _Gather:
     (issue 10), in place of a Python loop per row or block.
 
     * one-hot entries: ``table[row + v]`` is the flat index value ``v`` sets, worked out once
-      (with the egocentric rotation and the validity rules; ``_TRASH`` when nothing is set);
+      (with the egocentric rotation and the validity rules; ``_TRASH`` when nothing is set, also
+      for a value that would land outside the entry's block: a corrupted state can change that
+      block at most);
       ``empty_after`` lists entries that count as empty (-1) from a given position on (the next
       round's order past the number of passed players);
     * bit fields: unpacked bits copied to their flat indices;
@@ -780,8 +782,8 @@ def _player_gather(seats: int, observer: int) -> _Gather:
     for r in range(n):
         row = ((o + r) % n) * PLAYER_FIELDS
         for name, fields in _PLAYER_CATEGORIES:
-            base = _FLAT[name] + r * SHAPES[name][1]
-            hot.extend((row + f, lambda v, b=base: b + v if v >= 0 else None) for f in fields)
+            base, width = _FLAT[name] + r * SHAPES[name][1], SHAPES[name][1]
+            hot.extend((row + f, lambda v, b=base, w=width: b + v if 0 <= v < w else None) for f in fields)
         flags = _FLAT["player_flags"] + r * 9
         for i, f in enumerate((P_PASSED, P_NEUTRAL_PALACE, P_DEFER_CITY)):
             hot.append((row + f, lambda v, d=flags + i: d if v != 0 else None))
@@ -797,12 +799,12 @@ def _player_gather(seats: int, observer: int) -> _Gather:
         base = scholars + i * (S + 1)
         hot.append((glob0 + G_SCHOLAR_SPACES.start + i,
                     lambda v, b=base: b + (S if v == NEUTRAL_SEAT else rel(v)) if v >= 0 else None))  # fmt: skip
-    hot.append((glob0 + G_ROUND, lambda v: _FLAT["round"] + min(v, 7)))
-    hot.append((glob0 + G_PHASE, lambda v: _FLAT["phase"] + v))
+    hot.append((glob0 + G_ROUND, lambda v: _FLAT["round"] + min(v, 7) if v >= 0 else None))
+    hot.append((glob0 + G_PHASE, lambda v: _FLAT["phase"] + v if 0 <= v < 5 else None))
     for r in range(6):
         base = _FLAT["round_tiles"] + r * 12
-        hot.append((glob0 + G_ROUND_TILES.start + r, lambda v, b=base: b + v if v >= 0 else None))
-    hot.append((glob0 + G_FINAL_TILE, lambda v: _FLAT["final_tile"] + v))
+        hot.append((glob0 + G_ROUND_TILES.start + r, lambda v, b=base: b + v if 0 <= v < 12 else None))
+    hot.append((glob0 + G_FINAL_TILE, lambda v: _FLAT["final_tile"] + v if 0 <= v < 4 else None))
     hot.append((glob0 + G_START_PLAYER, lambda v: _FLAT["start_player"] + rel(v)))
     inverse = np.tile(_NUMBER_INV_SCALE, n).tolist()  # float32 inverses, as written before
     sources = [((o + r) % n) * PLAYER_FIELDS + f for r in range(n) for f in _NUMBER_FIELDS.tolist()]
@@ -831,7 +833,7 @@ def _display_gather() -> _Gather:
         hot.extend((field.start + i, lambda v, i=i: dst(i, v)) for i in range(field.stop - field.start))
 
     add(G_BONUS_STATE, lambda i, v: _FLAT["bonus_display"] + i if v == -1 else None)
-    add(G_COMP_SPACES, lambda i, v: _FLAT["competency_display"] + i * 12 + v if v >= 0 else None)
+    add(G_COMP_SPACES, lambda i, v: _FLAT["competency_display"] + i * 12 + v if 0 <= v < 12 else None)
     add(G_PALACE_STATE, lambda i, v: _FLAT["palace_display"] + i if v == -1 else None)
     add(G_SPELLS_USED, lambda i, v: _FLAT["spells_used"] + i if v != 0 else None)
     # a book-action slot holds the action's id (numpy indexing read -1 as the last one)

@@ -104,6 +104,29 @@ def test_style14_cached_sections_equal_a_fresh_encoding() -> None:
     assert {key for key, _ in enc._cache} == {"map"}
 
 
+def test_style14_an_out_of_range_value_writes_only_inside_its_own_block() -> None:
+    """The one-hot values go through precomputed destination tables (issue 10); a value outside
+    a table's range (a corrupted state) is clipped into its own entry's row, so it can change its
+    own block at most, never another block."""
+    from aoi_env.core.state import G_ROUND_TILES, P_BONUS, P_FACTION
+
+    g = rotation_position()
+    clean = encode(g, 0)
+    for field, value, block in ((P_FACTION, 40, "player_faction"), (P_BONUS, -7, "player_bonus")):
+        bad = g.clone()
+        bad.state.players[1, field] = value
+        obs = encode(bad, 0)
+        outside = np.ones(OBS_SIZE, dtype=bool)
+        outside[SLICES[block]] = False
+        np.testing.assert_array_equal(obs[outside], clean[outside])
+    bad = g.clone()
+    bad.state.glob[G_ROUND_TILES.start + 5] = 99
+    obs = encode(bad, 0)
+    outside = np.ones(OBS_SIZE, dtype=bool)
+    outside[SLICES["round_tiles"]] = False
+    np.testing.assert_array_equal(obs[outside], clean[outside])
+
+
 def test_a13_observations_are_float32_in_bounds_in_random_games() -> None:
     """A13 / P8: every observation is finite float32 inside the declared Box (all seats)."""
     for players in (2, 3, 4, 5):
