@@ -474,28 +474,34 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
         w.shared["displays"] = (key, buf[span].copy())
 
     # -- game parameters, players, turn orders, scholar spaces and the round
+    _player_gather(n, observer).write(w.scratch, np.concatenate((s.players.ravel(), glob)), int(glob[G_NEXT_COUNT]))
+    w.skip(_ROUND_PART)
+    _write_rest(g, observer, buf, w.views)
+    # -- the pending decision
+    w.skip(_PENDING_NAMES)
+    _write_pending(g, observer, buf, hex_pending)
+
+
+def _write_rest(g: Game, observer: int, buf: np.ndarray, views: list[np.ndarray]) -> None:
+    """What the gathers leave out: the Automa's player rows (solo), the game parameters, the
+    setup pools during setup (both encoders)."""
+    n = g.seats
+    glob = g.state.glob
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
-        view = w.views[_INDEX["player_automa"]]
+        view = views[_INDEX["player_automa"]]
         for seat in range(g.config.players, n):
             r = relative_seat(seat, observer, n)
             view[r, 0] = automa.level_of(g, seat) / 5.0
             view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
-    _player_gather(n, observer).write(w.scratch, np.concatenate((s.players.ravel(), glob)), int(glob[G_NEXT_COUNT]))
     buf[_game_ones(g)] = 1.0
-
-    first = w.index
-    w.skip(_ROUND_PART)
-    # -- setup pools (empty after setup)
-    if glob[G_PHASE] == Phase.SETUP:
-        bundle_faction, bundle_bonus, draft = w.views[first + 5 : first + 8]
-        _one_hot_rows(bundle_faction, glob[G_BUNDLE_FACTION])
-        _one_hot_rows(bundle_bonus, np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1))
+    if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
+        _one_hot_rows(views[_INDEX["setup_bundle_faction"]], glob[G_BUNDLE_FACTION])
+        bonus = np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1)
+        _one_hot_rows(views[_INDEX["setup_bundle_bonus"]], bonus)
+        draft = views[_INDEX["setup_draft"]]
         for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
             ids = glob[field]
             draft[offset + ids[ids >= 0]] = 1.0
-
-    # -- the pending decision
-    _write_pending(g, w, observer, hex_pending)
 
 
 def _write_displays(g: Game, scratch: np.ndarray) -> None:
@@ -510,12 +516,17 @@ def _write_displays(g: Game, scratch: np.ndarray) -> None:
     base = _FLAT["book_actions_used"]
     for action, used in zip(glob[G_BOOK_ACTIONS].tolist(), glob[G_BOOKS_USED].tolist(), strict=True):
         scratch[base + action % 6] = used != 0  # X token on the book action (numpy's -1: the last)
+    _write_neutral_faction(g, scratch)
+
+
+def _write_neutral_faction(g: Game, scratch: np.ndarray) -> None:
+    """The 2-player neutral faction (R24): its area token once face up (R25), its science."""
     if g.seats == 2:
         view = scratch[SLICES["neutral_faction"]]
         token = visible_area_token(g)  # hidden information until round 6 (R25)
         if token is not None:
             view[0] = min(token / AREA_SCALE, 1.0)
-        view[1:5] = np.minimum(glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
+        view[1:5] = np.minimum(g.state.glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
 
 
 def _game_ones(g: Game) -> np.ndarray:
@@ -610,6 +621,11 @@ def _write_static_planes(g: Game, v: dict[str, np.ndarray], bridges: np.ndarray,
 @functools.cache
 def _hex_gather() -> _Gather:
     """The terrain and building one-hot planes and the 0/1 hex flags, from ``hexes.ravel()``."""
+    return _Gather(*_hex_entries())
+
+
+def _hex_entries() -> Entries:
+    """The entries of ``_hex_gather``."""
     hot: list[Hot] = []
     for pos in range(P):
         row = pos * HEX_FIELDS
@@ -620,7 +636,7 @@ def _hex_gather() -> _Gather:
         for field, block in ((H_NEUTRAL, "hex_neutral"), (H_PAVILION, "hex_pavilion"), (H_CITY, "hex_city"),
                              (H_RIVER_CITY, "hex_river_city"), (H_MARK, "hex_mark")):  # fmt: skip
             hot.append((row + field, lambda v, d=_FLAT[block] + pos: d if v != 0 else None))
-    return _Gather(hot, [], [], [])
+    return hot, [], [], []
 
 
 def relative_order(observer: int, seats: int) -> list[int]:
@@ -657,15 +673,13 @@ def _free_spots(g: Game, bridges: np.ndarray) -> np.ndarray:
     return out
 
 
-def _write_pending(g: Game, w: _Writer, observer: int, hex_pending: np.ndarray) -> None:
+def _write_pending(g: Game, observer: int, buf: np.ndarray, hex_pending: np.ndarray) -> None:
     """The pending row (kind, seat, p0..p5) decoded per kind (see ``aoi_env.core.pending``),
     written by flat index (``_P``: the start of each pending block)."""
-    w.skip(_PENDING_NAMES)
     row = pending_stack.top(g.state)
     if row is None:
         return
     kind, seat, *p = row.tolist()
-    buf = w.buf
     buf[_P["pending_kind"] + _KIND_INDEX[kind]] = 1.0
     buf[_P["pending_seat"] + relative_seat(seat, observer, g.seats)] = 1.0
     if kind == Kind.USE_KEY:
@@ -714,6 +728,8 @@ Bits = tuple[int, range]
 """A bit field: (source index, flat indices of bits 0, 1, ...)."""
 Number = tuple[int, float, float, int]
 """A scaled count: (source index, scale, lower clip, flat index); written as clip(v * scale, low, 1)."""
+Entries = tuple[list[Hot], list[Bits], list[Number], list[int]]
+"""What a ``_Gather`` is built from: one-hot entries, bit fields, counts, ``empty_after``."""
 
 
 class _Gather:
@@ -771,6 +787,11 @@ class _Gather:
 def _player_gather(seats: int, observer: int) -> _Gather:
     """The player, turn-order, scholar-space and round blocks of ``observer``'s observation, from
     ``players.ravel() + glob``."""
+    return _Gather(*_player_entries(seats, observer))
+
+
+def _player_entries(seats: int, observer: int) -> Entries:
+    """The entries of ``_player_gather``."""
     n, o = seats, observer
     glob0 = n * PLAYER_FIELDS  # offset of glob in the concatenation
 
@@ -810,7 +831,7 @@ def _player_gather(seats: int, observer: int) -> _Gather:
     sources = [((o + r) % n) * PLAYER_FIELDS + f for r in range(n) for f in _NUMBER_FIELDS.tolist()]
     dsts = _NUMBER_INDEX[: n * _NUMBER_FIELDS.size].tolist()
     numbers = [(src, scale, 0.0, d) for src, scale, d in zip(sources, inverse, dsts, strict=True)]
-    return _Gather(hot, bits, numbers, empty_after)
+    return hot, bits, numbers, empty_after
 
 
 _DISPLAY_NUMBERS = (
@@ -827,6 +848,11 @@ _DISPLAY_NUMBERS = (
 def _display_gather() -> _Gather:
     """The display blocks but the scholar spaces (observer-dependent, in ``_player_gather``), the
     innovation display and the used book actions (``_write_displays``), from ``glob``."""
+    return _Gather(*_display_entries())
+
+
+def _display_entries() -> Entries:
+    """The entries of ``_display_gather``."""
     hot: list[Hot] = []
 
     def add(field: slice, dst: Callable[[int, int], int | None]) -> None:
@@ -843,7 +869,7 @@ def _display_gather() -> _Gather:
         for first, block, divisors, clip_low in _DISPLAY_NUMBERS
         for i, divisor in enumerate(divisors)
     ]
-    return _Gather(hot, [], numbers, [])
+    return hot, [], numbers, []
 
 
 def action_mask(g: Game, seat: int) -> np.ndarray:
