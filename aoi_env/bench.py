@@ -15,6 +15,9 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
 * ``clone_us``: ``Game.clone()`` time in microseconds, over positions along a game;
 * ``observation_us``: ``ObservationEncoder.encode`` time (as the env calls it) and
   ``action_mask_us``;
+* ``jit_compile_s``: the first observation of the process, which compiles the numba encoder when
+  numba is installed (done before any env figure is timed; the table's header names the encoder),
+  and ``env_last_decisions_per_s_3p_numpy``: the ``raw_env`` figure with the numpy encoder;
 * ``state_bytes``: size of ``state.to_bytes()``; ``tracemalloc_peak_kib``: peak Python
   allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
   (``resource.getrusage``).
@@ -46,7 +49,7 @@ from aoi_env import __version__
 from aoi_env.core.engine import Game
 
 HIGHER_IS_BETTER = ("per_s",)  # metric name parts
-LOWER_IS_BETTER = ("_us", "_kib", "_mib")  # times and memory; other metrics (sizes, counts) are neutral
+LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; other metrics (sizes, counts) are neutral
 
 
 def _random_step(g: Game, rng: np.random.Generator) -> None:
@@ -106,16 +109,22 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
     return {"env_decisions_per_s": done / dt}
 
 
-def bench_env_last(decisions: int, players: int = 3, seed: int = 0, wrapped: bool = False) -> float:
+def bench_env_last(
+    decisions: int, players: int = 3, seed: int = 0, wrapped: bool = False, compiled: bool | None = None
+) -> float:
     """Decisions/s of the AEC loop as users write it: ``last()`` (observation + mask), then ``step``.
 
     ``wrapped``: the full ``env()`` chain (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)
-    instead of ``raw_env`` (issue 10 targets).
+    instead of ``raw_env`` (issue 10 targets); ``compiled``: force the compiled (True) or the numpy
+    (False) observation encoder instead of the default.
     """
     from aoi_env.env import env as wrapped_env
     from aoi_env.env import raw_env
+    from aoi_env.observation import ObservationEncoder
 
     e = wrapped_env(num_players=players) if wrapped else raw_env(num_players=players)
+    if compiled is not None:
+        e.unwrapped._encoder = ObservationEncoder(compiled=compiled)
     rng = np.random.default_rng(seed)
     episode = seed
     e.reset(seed=episode)
@@ -133,6 +142,28 @@ def bench_env_last(decisions: int, players: int = 3, seed: int = 0, wrapped: boo
         e.step(int(legal[int(rng.integers(len(legal)))]))
         done += 1
     return done / (time.perf_counter() - t0)
+
+
+def observation_encoder() -> str:
+    """Which observation encoder ``ObservationEncoder()`` uses here."""
+    from aoi_env import observation_jit
+
+    if not observation_jit.AVAILABLE:
+        return "numpy"
+    import numba
+
+    return f"compiled (numba {numba.__version__})"
+
+
+def jit_warm_up(players: int = 3, seed: int = 0) -> dict[str, float]:
+    """Compile the observation encoder before anything is timed (numba compiles on the first call,
+    once per process); ``jit_compile_s`` is that first call (about 0 without numba)."""
+    from aoi_env.observation import ObservationEncoder
+
+    g = Game(f"aoi(players={players})", seed=seed)
+    t0 = time.perf_counter()
+    ObservationEncoder().encode(g, 0)
+    return {"jit_compile_s": time.perf_counter() - t0}
 
 
 def bench_vector(decisions: int, players: int = 3, seed: int = 0, workers: int = 1, n: int = 16) -> float:
@@ -286,9 +317,14 @@ def measure(
         results["engine_decisions_per_s_3p"] = bench_engine(decisions, players=3, seed=seed)["engine_decisions_per_s"]
         env_note = "not measured (--no-env)"
         if with_env and env_available():
+            results.update(jit_warm_up(seed=seed))
             results.update(bench_env(decisions, seed=seed))
             results["env_last_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed)
             results["wrapped_env_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed, wrapped=True)
+            if observation_encoder() != "numpy":  # the figure without numba, for comparison
+                results["env_last_decisions_per_s_3p_numpy"] = bench_env_last(
+                    decisions, players=3, seed=seed, compiled=False
+                )
             env_note = "measured"
         elif with_env:
             env_note = "aoi_env.env not importable"
@@ -301,10 +337,14 @@ def measure(
         results["vector_decisions_per_s_3p_2proc"] = bench_vector(2 * decisions, seed=seed, workers=2)
     meta = metadata()
     meta.update({"affinity": pinned, "env": env_note, "games": games, "decisions": decisions, "seed": seed})
+    if with_env and env_available():
+        meta["observation_encoder"] = observation_encoder()
     return {"meta": meta, "results": results}
 
 
-UNITS = {"per_s": "1/s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions"}
+UNITS = {
+    "per_s": "1/s", "compile_s": "s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions"
+}  # fmt: skip
 
 
 def unit(name: str) -> str:
@@ -317,6 +357,7 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
     lines = [
         f"aoi-env {meta['package']} @ {commit}; python {meta['python']}, numpy {meta['numpy']}; "
         f"{meta['affinity']}; env: {meta['env']}"
+        + (f"; observation: {meta['observation_encoder']}" if meta.get("observation_encoder") else "")
         + (f"; load average {meta['loadavg'][0]:.1f}" if meta.get("loadavg") else "")
     ]
     old_results = (old or {}).get("results", {})

@@ -64,6 +64,7 @@ from aoi_env.core.state import (
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
     G_START_PLAYER,
+    GLOBAL_FIELDS,
     H_BUILDING,
     H_CITY,
     H_MARK,
@@ -387,14 +388,25 @@ class _Writer:
 class ObservationEncoder:
     """Writes observations into one reusable buffer (views built once) and returns copies.
 
-    The map and display sections change only when something is built, taken or used: the map is
-    cached per observer under a key holding every input it is computed from (``_map_key``), the
-    displays once for all observers (their glob fields; the scholar spaces, which depend on the
-    observer, are written by the player gather); a test compares cached and fresh encodings over
-    random games.
+    Two encoders give the same vectors (``tests/test_observation_jit.py``):
+
+    * ``compiled``: one numba call (``aoi_env.observation_jit``) writes everything computed from
+      the state's integers, Python adds the rest; used when numba is installed (the ``fast``,
+      ``train`` and ``dev`` extras) unless ``compiled=False`` or ``AOI_ENV_NUMBA=0``;
+    * numpy: the map and display sections change only when something is built, taken or used:
+      the map is cached per observer under a key holding every input it is computed from
+      (``_map_key``), the displays once for all observers (their glob fields; the scholar spaces,
+      which depend on the observer, are written by the player gather); a test compares cached and
+      fresh encodings over random games.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool | None = None) -> None:
+        from aoi_env import observation_jit
+
+        if compiled and not observation_jit.AVAILABLE:
+            raise ValueError("compiled=True needs numba (pip install aoi-env[fast]) and AOI_ENV_NUMBA unset")
+        self.compiled = observation_jit.AVAILABLE if compiled is None else bool(compiled)
+        self._encode_into = observation_jit.encode_into
         self.scratch = np.zeros(OBS_SIZE + 1, dtype=np.float32)  # the observation, then _TRASH
         self.buf = self.scratch[:OBS_SIZE]
         self.block_views = [self.buf[SLICES[b.name]].reshape(b.shape) for b in LAYOUT]
@@ -406,6 +418,12 @@ class ObservationEncoder:
         n = g.seats
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
+        if self.compiled:
+            self._encode_into(self.scratch, g, observer)
+            _write_neutral_faction(g, self.scratch)
+            _write_rest(g, observer, self.buf, self.block_views)
+            _write_pending(g, observer, self.buf, self.block_views[_INDEX["hex_pending"]])
+            return self.buf.copy()
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
 
@@ -443,6 +461,20 @@ def _map_key(g: Game, observer: int) -> tuple:
     s = g.state
     return (g.seats, g.geo.name, int(s.players[observer, P_BOARD]), terrain_rules.sailing(g, observer),
             s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))  # fmt: skip
+
+
+@functools.cache
+def _compiled_gather(seats: int, observer: int) -> _Gather:
+    """The player, display and static hex entries in one gather over
+    ``players.ravel() + glob + hexes.ravel()`` (the compiled encoder, ``observation_jit``)."""
+    glob0 = seats * PLAYER_FIELDS
+    hex0 = glob0 + GLOBAL_FIELDS
+    hot, bits, numbers, empty_after = _player_entries(seats, observer)
+    display_hot, _, display_numbers, _ = _display_entries()
+    hex_hot, _, _, _ = _hex_entries()
+    hot = hot + [(src + glob0, dst) for src, dst in display_hot] + [(src + hex0, dst) for src, dst in hex_hot]
+    numbers = numbers + [(src + glob0, scale, low, dst) for src, scale, low, dst in display_numbers]
+    return _Gather(hot, bits, numbers, empty_after)
 
 
 def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> None:

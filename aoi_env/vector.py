@@ -156,6 +156,8 @@ def _worker(args: tuple[str, int, int, int, bool]) -> tuple[int, int, float]:
     vec = VectorGame(game, n, seed=seed)
     rng = np.random.default_rng(seed)
     done = games = 0
+    if observe:
+        vec.observations()  # compiles the numba encoder (if any) before the clock starts
     t0 = time.perf_counter()
     while done < decisions:
         if observe:

@@ -78,30 +78,33 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
         w("hex_terrain")
 
     monkeypatch.setattr(ob, "_write", short_write)
+    numpy_encoder = ob.ObservationEncoder(compiled=False)  # the compiled twin has no block writer
     with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5891"):
-        encode(g, 0)
+        numpy_encoder.encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
         w("hex_building")
 
     monkeypatch.setattr(ob, "_write", wrong_order)
     with pytest.raises(AssertionError, match="'hex_building' written out of order"):
-        encode(g, 0)
+        numpy_encoder.encode(g, 0)
 
 
 def test_style14_cached_sections_equal_a_fresh_encoding() -> None:
-    """The encoder caches the map and display sections per observer; over random games (and
-    across games sharing one encoder) every observation equals a fresh encoding."""
-    enc = ob.ObservationEncoder()
+    """The numpy encoder caches the map section per observer and the displays for all observers;
+    over random games (and across games sharing one encoder) every observation equals a fresh
+    encoding."""
+    enc = ob.ObservationEncoder(compiled=False)
     for players, seed in ((2, 21), (4, 22)):
         g = Game(f"aoi(players={players},distribution=draft)", seed=seed)
         rng = np.random.default_rng(seed)
         while not g.is_over():
             for seat in range(players):
-                np.testing.assert_array_equal(enc.encode(g, seat), encode(g, seat))
+                fresh = ob.ObservationEncoder(compiled=False).encode(g, seat)
+                np.testing.assert_array_equal(enc.encode(g, seat), fresh)
             legal = g.legal_actions()
             g.apply_action(legal[int(rng.integers(len(legal)))])
-    assert {key for key, _ in enc._cache} == {"map"}
+    assert {key for key, _ in enc._cache} == {"map"} and set(enc._shared) == {"map", "displays"}
 
 
 def test_style14_an_out_of_range_value_writes_only_inside_its_own_block() -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from aoi_env import observation_jit
 from aoi_env.observation import ObservationEncoder
 from train.records import load, replay
 
@@ -46,11 +47,16 @@ def test_golden_records_cover_the_variants():
     assert {f"players={n}" for n in range(1, 6)} <= {part for g in games for part in g[4:-1].split(",")}
 
 
+ENCODERS = ["numpy", "compiled"] if observation_jit.AVAILABLE else ["numpy"]
+
+
+@pytest.mark.parametrize("encoder", ENCODERS)
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
-def test_golden_record_replays_to_identical_moves_scores_state_and_observations(path: Path):
-    """Replaying gives the same moves (ids, seats), final scores, state hash, legal sets and observations."""
+def test_golden_record_replays_to_identical_moves_scores_state_and_observations(path: Path, encoder: str):
+    """Replaying gives the same moves (ids, seats), final scores, state hash, legal sets and
+    observations, with the numpy encoder and with the compiled one (numba, when installed)."""
     record = load(path)
-    digests = Digests(ObservationEncoder().encode)  # one caching encoder for the whole game
+    digests = Digests(ObservationEncoder(compiled=encoder == "compiled").encode)  # one encoder per game
 
     def frame(g, number, move):
         if not g.is_over():
