@@ -421,8 +421,7 @@ class ObservationEncoder:
         if self.compiled:
             self._encode_into(self.scratch, g, observer)
             _write_neutral_faction(g, self.scratch)
-            _write_rest(g, observer, self.buf, self.block_views)
-            _write_pending(g, observer, self.buf, self.block_views[_INDEX["hex_pending"]])
+            _write_rare(g, observer, self.block_views)
             return self.buf.copy()
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
@@ -508,15 +507,16 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     # -- game parameters, players, turn orders, scholar spaces and the round
     _player_gather(n, observer).write(w.scratch, np.concatenate((s.players.ravel(), glob)), int(glob[G_NEXT_COUNT]))
     w.skip(_ROUND_PART)
-    _write_rest(g, observer, buf, w.views)
+    buf[_game_ones(g)] = 1.0
+    _write_rare(g, observer, w.views)
     # -- the pending decision
     w.skip(_PENDING_NAMES)
     _write_pending(g, observer, buf, hex_pending)
 
 
-def _write_rest(g: Game, observer: int, buf: np.ndarray, views: list[np.ndarray]) -> None:
-    """What the gathers leave out: the Automa's player rows (solo), the game parameters, the
-    setup pools during setup (both encoders)."""
+def _write_rare(g: Game, observer: int, views: list[np.ndarray]) -> None:
+    """The Automa's player rows (solo) and the setup pools (during setup), in Python for both
+    encoders."""
     n = g.seats
     glob = g.state.glob
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
@@ -525,7 +525,6 @@ def _write_rest(g: Game, observer: int, buf: np.ndarray, views: list[np.ndarray]
             r = relative_seat(seat, observer, n)
             view[r, 0] = automa.level_of(g, seat) / 5.0
             view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
-    buf[_game_ones(g)] = 1.0
     if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
         _one_hot_rows(views[_INDEX["setup_bundle_faction"]], glob[G_BUNDLE_FACTION])
         bonus = np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1)

@@ -4,8 +4,9 @@
 from the state's integers: the gathered blocks (players, turn orders, scholar spaces, round,
 displays, the static hex planes; the same ``_Gather`` tables), the observer's map planes (owner
 and bridge rows rotated, spades, reach, free bridge spots, border), the innovation display and
-the used book actions.  The few remaining parts (Automa rows, game parameters, setup pools, the
-2-player neutral faction, the pending decision) stay in Python, shared with the numpy encoder.
+the used book actions, the game parameters and the pending decision.  The rare parts (the
+Automa's rows, the setup pools, the 2-player neutral faction) stay in Python, shared with the
+numpy encoder.
 
 numba is optional (``pip install aoi-env[fast]``; the ``dev`` and ``train`` extras include it).
 Without it, or with the environment variable ``AOI_ENV_NUMBA=0``, ``AVAILABLE`` is False and the
@@ -22,10 +23,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from aoi_env.core.board import MAX_SAILING
+from aoi_env.core.pending import Kind
 from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
+    G_DEPTH,
     G_INNOV_OWNER,
     G_INNOV_SPACES,
     G_NEXT_COUNT,
@@ -34,9 +37,28 @@ from aoi_env.core.state import (
     H_OWNER,
     H_TERRAIN,
     P_BOARD,
-    PLAYER_FIELDS,
 )
-from aoi_env.observation import _FLAT, _K, _LOW, _SPADE_PLANES, OBS_SIZE, P, _compiled_gather, _printed_spots
+from aoi_env.observation import (
+    _BRIDGE_KINDS,
+    _BUILDING_P0,
+    _COUNT_P0,
+    _FLAT,
+    _HEX_P2,
+    _K,
+    _KIND_INDEX,
+    _LOW,
+    _OPTION_P0,
+    _SPADE_PLANES,
+    _TB_BITS,
+    _TB_KINDS,
+    BRIDGE_SCALE,
+    COUNT_SCALE,
+    OBS_SIZE,
+    P,
+    _compiled_gather,
+    _game_ones,
+    _printed_spots,
+)
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -62,11 +84,31 @@ _BORDER, _SPADES, _REACH = _FLAT["hex_border"], _FLAT["hex_spades"], _FLAT["hex_
 _INNOVATION, _BOOKS_USED = _FLAT["innovation_display"], _FLAT["book_actions_used"]
 _INNOV_SPACES, _INNOV_OWNER = G_INNOV_SPACES.start, G_INNOV_OWNER.start
 _BOOK_ACTIONS, _BOOKS_USED_FIELD = G_BOOK_ACTIONS.start, G_BOOKS_USED.start
+_HEX_PENDING = _FLAT["hex_pending"]
+_PK, _PSEAT, _PCOUNT = _FLAT["pending_kind"], _FLAT["pending_seat"], _FLAT["pending_count"]
+_PFLAGS, _PBUILDING, _PSOURCE = _FLAT["pending_flags"], _FLAT["pending_building"], _FLAT["pending_source"]
+_PBRIDGE, _PDISC, _POPTION = _FLAT["pending_bridge"], _FLAT["pending_discipline"], _FLAT["pending_option"]
+_PPARTS, _PBUILDER = _FLAT["pending_parts"], _FLAT["pending_builder"]
+_TB_BIT_VALUES = np.array(_TB_BITS, dtype=np.int64)
+
+# what ``_write_pending`` does per kind, as bits of one table entry per kind value
+_USE_KEY, _COUNT, _TB, _BUILDING, _UPGRADE, _BRIDGE, _OPTION, _PALACE15, _OFFER, _HEX = (1 << i for i in range(10))
+_KIND_COLUMN = np.full(max(Kind) + 1, -1, dtype=np.int64)
+_KIND_BITS = np.zeros(max(Kind) + 1, dtype=np.int64)
+for _kind, _column in _KIND_INDEX.items():
+    _KIND_COLUMN[_kind] = _column
+for _bit, _kinds in ((_USE_KEY, {Kind.USE_KEY}), (_COUNT, _COUNT_P0), (_TB, _TB_KINDS), (_BUILDING, _BUILDING_P0),
+                     (_UPGRADE, {Kind.UPGRADE_TARGET}), (_BRIDGE, _BRIDGE_KINDS), (_OPTION, _OPTION_P0),
+                     (_PALACE15, {Kind.PALACE15}), (_OFFER, {Kind.OFFER}), (_HEX, _HEX_P2)):  # fmt: skip
+    for _kind in _kinds:
+        _KIND_BITS[_kind] |= _bit
 
 
 def _kernel(
     scratch: np.ndarray,
-    state: np.ndarray,
+    players: np.ndarray,
+    glob: np.ndarray,
+    hexes_flat: np.ndarray,
     source: np.ndarray,
     table: np.ndarray,
     row: np.ndarray,
@@ -89,12 +131,23 @@ def _kernel(
     border: np.ndarray,
     spot_counts: np.ndarray,
     spot_matrix: np.ndarray,
+    stack: np.ndarray,
+    depth: int,
+    ones: np.ndarray,
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
     scratch[:] = 0.0
-    # -- the gather (``_Gather.write``)
+    # -- the gather (``_Gather.write``) over players.ravel() + glob + hexes.ravel()
+    glob0 = players.shape[0]
+    hex0 = glob0 + glob.shape[0]
     values = np.empty(source.shape[0], dtype=np.int64)
     for i in range(source.shape[0]):
-        values[i] = state[source[i]]
+        src = source[i]
+        if src < glob0:
+            values[i] = players[src]
+        elif src < hex0:
+            values[i] = glob[src - glob0]
+        else:
+            values[i] = hexes_flat[src - hex0]
     for k in range(filled, empty_after.shape[0]):
         values[empty_after[k]] = -1
     for i in range(n_hot):
@@ -140,14 +193,47 @@ def _kernel(
         if reach[pos]:
             scratch[_REACH + pos] = 1.0
     # -- innovation display and used book actions (``_write_displays``)
-    glob0 = n * PLAYER_FIELDS
     for space in range(12):
-        tile = state[glob0 + _INNOV_SPACES + space]
-        if tile >= 0 and state[glob0 + _INNOV_OWNER + tile] == -1:
+        tile = glob[_INNOV_SPACES + space]
+        if tile >= 0 and glob[_INNOV_OWNER + tile] == -1:
             scratch[_INNOVATION + space * 18 + tile] = 1.0
     for j in range(3):
-        action = state[glob0 + _BOOK_ACTIONS + j]
-        scratch[_BOOKS_USED + action % 6] = 1.0 if state[glob0 + _BOOKS_USED_FIELD + j] != 0 else 0.0
+        action = glob[_BOOK_ACTIONS + j]
+        scratch[_BOOKS_USED + action % 6] = 1.0 if glob[_BOOKS_USED_FIELD + j] != 0 else 0.0
+    # -- the game parameters (``_game_ones``)
+    for k in range(ones.shape[0]):
+        scratch[ones[k]] = 1.0
+    # -- the pending decision (``_write_pending``)
+    if depth > 0:
+        kind, seat = stack[depth - 1, 0], stack[depth - 1, 1]
+        p0, p1, p2 = stack[depth - 1, 2], stack[depth - 1, 3], stack[depth - 1, 4]
+        what = _KIND_BITS[kind]
+        scratch[_PK + _KIND_COLUMN[kind]] = 1.0
+        scratch[_PSEAT + (seat - observer) % n] = 1.0
+        if what & _USE_KEY:
+            scratch[_PDISC + p0] = 1.0
+            scratch[_PCOUNT] = min(p1 / COUNT_SCALE, 1.0)
+        elif what & _COUNT:
+            scratch[_PCOUNT] = min(max(p0, 0) / COUNT_SCALE, 1.0)
+        if what & _TB:
+            for i in range(_TB_BIT_VALUES.shape[0]):
+                scratch[_PFLAGS + i] = 1.0 if (p1 & _TB_BIT_VALUES[i]) != 0 else 0.0
+        if what & _BUILDING and p0 > 0:
+            scratch[_PBUILDING + p0 - 1] = 1.0
+        if what & _UPGRADE:
+            scratch[_PSOURCE + p1] = 1.0
+        if what & _BRIDGE:
+            scratch[_PBRIDGE + p0] = 1.0
+            scratch[_PBRIDGE + 2] = min(p1 / BRIDGE_SCALE, 1.0)
+        if what & _OPTION:
+            scratch[_POPTION] = 1.0 if p0 != 0 else 0.0
+        if what & _PALACE15:
+            for i in range(3):
+                scratch[_PPARTS + i] = (p0 >> i) & 1
+        if what & _OFFER:
+            scratch[_PBUILDER + (p1 - observer) % n] = 1.0
+        if what & _HEX:
+            scratch[_HEX_PENDING + p2] = 1.0
 
 
 _SPADE_TABLE = _SPADE_PLANES
@@ -181,7 +267,9 @@ def encode_into(scratch: np.ndarray, g: Game, observer: int) -> None:
     border, spot_counts, spot_matrix = _side(g.geo.name)
     _compiled(
         scratch,
-        np.concatenate((s.players.ravel(), glob, s.hexes.ravel())),
+        s.players.ravel(),
+        glob,
+        s.hexes.ravel(),
         prog.source,
         prog.table,
         prog.row,
@@ -204,4 +292,7 @@ def encode_into(scratch: np.ndarray, g: Game, observer: int) -> None:
         border,
         spot_counts,
         spot_matrix,
+        s.stack,
+        int(glob[G_DEPTH]),
+        _game_ones(g),
     )
