@@ -121,3 +121,18 @@ def test_r73_affordable_innovations_equal_innovation_cost() -> None:
                 found += len(expected)
                 checked += 1
     assert checked > 2000 and found > 100
+
+
+def test_r35_r61_land_bits_equal_empty_land_by_spade_distance() -> None:
+    """R35 / R61: ``land_bits`` (from terrain bit sets shared by every seat, issue 10) is exactly
+    (empty land at spade distance > 0, empty land at distance 0) of the seat's native terrain."""
+    from aoi_env.core.rules import terrain
+
+    checked = 0
+    for g in _positions((("aoi(players=4)", 11), ("aoi(players=2,map=1-3,distribution=draft)", 12))):
+        for seat in range(g.config.players):
+            empty, dist = terrain.empty_land(g), terrain.distances_to_native(g, seat)
+            expected = (terrain.bits(empty & (dist > 0)), terrain.bits(empty & (dist == 0)))
+            assert terrain.land_bits(g, seat) == expected
+            checked += 1
+    assert checked > 1000

@@ -181,10 +181,24 @@ def land_bits(g: Game, seat: int) -> tuple[int, int]:
     key = ("land_bits", native)
     out = c.extra.get(key)
     if out is None:
-        empty = empty_land(g)
-        dist = distances_to_native(g, seat)
-        out = c.extra[key] = (bits(empty & (dist > 0)), bits(empty & (dist == 0)))
+        empty, by_terrain = _terrain_bits(g, c)
+        mine = by_terrain[native]  # = spade distance 0 on land (native -1 reads as row 6, as in _DISTANCES)
+        out = c.extra[key] = (empty & ~mine, empty & mine)
     return out
+
+
+def _terrain_bits(g: Game, c: HexCache) -> tuple[int, list[int]]:
+    """(empty land, [land hexes of each terrain type 0..6]) as bits, once per hexes content for
+    every seat's ``land_bits``."""
+    out = c.extra.get("terrain_bits")
+    if out is None:
+        planes = g.state.hexes[:, H_TERRAIN][None, :] == _LAND_TYPES[:, None]
+        packed = np.packbits(planes, axis=1, bitorder="little")
+        out = c.extra["terrain_bits"] = (bits(empty_land(g)), [int.from_bytes(r.tobytes(), "little") for r in packed])
+    return out
+
+
+_LAND_TYPES = np.arange(CYCLE, dtype=np.int8)
 
 
 def reach(g: Game, seat: int) -> np.ndarray:
