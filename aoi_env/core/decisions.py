@@ -457,14 +457,14 @@ def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
     if source == UP_ACTION:
         p = g.state.players[seat]
         out = [q for q in out if buildings.can_pay(p, buildings.upgrade_cost(g, seat, q, new))]
-        if (
-            new == Building.PALACE
-            and g.state.players[seat, P_PALACE_TILE] < 0
-            and p[P_DRAFT_PALACE] < 0
-            and not (g.state.glob[G_PALACE_STATE] == -1).any()
-        ):
-            return []  # no palace tile to take (R68)
+        if new == Building.PALACE and _no_palace_tile(g, p):
+            return []
     return out
+
+
+def _no_palace_tile(g: Game, p: np.ndarray) -> bool:
+    """A Palace needs a palace tile (R68): none built, none drafted (R16) and none on display."""
+    return bool(p[P_PALACE_TILE] < 0 and p[P_DRAFT_PALACE] < 0 and not (g.state.glob[G_PALACE_STATE] == -1).any())
 
 
 def can_upgrade(g: Game, seat: int, new: int) -> bool:
@@ -476,13 +476,8 @@ def can_upgrade(g: Game, seat: int, new: int) -> bool:
     p = g.state.players[seat]
     if p[buildings.BUILT + _FROM[new]] <= 0:
         return False
-    if (
-        new == Building.PALACE
-        and p[P_PALACE_TILE] < 0
-        and p[P_DRAFT_PALACE] < 0
-        and not (g.state.glob[G_PALACE_STATE] == -1).any()
-    ):
-        return False  # no palace tile to take (R68)
+    if new == Building.PALACE and _no_palace_tile(g, p):
+        return False
     if buildings.can_pay(p, g.data.building_cost[new]):  # the full price (a Guild's at most)
         return True
     if new != Building.GUILD:
