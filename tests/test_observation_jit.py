@@ -36,8 +36,8 @@ CONFIGS = [
 @needs_numba
 @pytest.mark.parametrize("config, seed", CONFIGS, ids=[c for c, _ in CONFIGS])
 def test_issue10_compiled_encoder_equals_the_numpy_encoder(config: str, seed: int) -> None:
-    """Every seat's observation at every decision of a random game (setup included) is the same
-    float32 vector from both encoders."""
+    """Every seat's observation at every decision of a random game (setup included) and at its
+    end is the same float32 vector from both encoders."""
     fast, reference = ObservationEncoder(compiled=True), ObservationEncoder(compiled=False)
     g = Game(config, seed=seed)
     rng = np.random.default_rng(seed)
@@ -48,6 +48,8 @@ def test_issue10_compiled_encoder_equals_the_numpy_encoder(config: str, seed: in
             checked += 1
         legal = g.legal_actions()
         g.apply_action(legal[int(rng.integers(len(legal)))])
+    for seat in range(g.seats):  # and the final position (no pending decision)
+        np.testing.assert_array_equal(fast.encode(g, seat), reference.encode(g, seat))
     assert checked > 100
 
 
