@@ -187,7 +187,8 @@ def _tournament_args(p: argparse.ArgumentParser) -> None:
 
 @command("tournament", "play N games between agents: ratings, win rates, margins with 95%% CIs")(_tournament_args)
 def _tournament(args: argparse.Namespace) -> int:
-    from train.tournament import TournamentConfig, load_yaml, run_tournament
+    from train.config import load_yaml
+    from train.tournament import TournamentConfig, run_tournament
 
     doc = load_yaml(args.config)
     keys = ("agents", "players", "games", "workers", "seed", "game", "out", "records", "max_decisions", "progress")

@@ -40,11 +40,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig
+from train.config import load_yaml
 from train.records import play_record, save
 from train.tournament import (
     holm,
     json_safe,
-    load_yaml,
     mean_ci,
     normal_two_sided_p,
     run_parallel,

@@ -234,6 +234,7 @@ def _coerce(hint: Any, value: Any) -> Any:
 
 
 def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """A YAML mapping from ``path`` (empty dict for None); shared by training, balance and tournaments."""
     if not path:
         return {}
     with open(path, encoding="utf-8") as fh:

@@ -25,7 +25,6 @@ import csv
 import itertools
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -311,19 +310,6 @@ class TournamentConfig:
         if unknown:
             raise ValueError(f"unknown tournament option {unknown[0]!r}; valid: {', '.join(sorted(valid))}")
         return cls(**doc)
-
-
-def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """A YAML mapping from ``path`` (empty dict for None)."""
-    if not path:
-        return {}
-    import yaml
-
-    with open(path, encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh) or {}
-    if not isinstance(doc, dict):
-        raise ValueError(f"{path}: expected a mapping of options")
-    return doc
 
 
 def summarise(participants: Sequence[Participant], games: Sequence[dict[str, Any]]) -> dict[str, Any]:
