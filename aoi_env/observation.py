@@ -420,8 +420,10 @@ class ObservationEncoder:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:
             self._encode_into(self.scratch, g, observer)
-            _write_neutral_faction(g, self.scratch)
-            _write_rare(g, observer, self.block_views)
+            if n == 2:
+                _write_neutral_faction(g, self.scratch)
+            if g.config.players < n or g.state.glob.item(G_PHASE) == Phase.SETUP:
+                _write_rare(g, observer, self.block_views)
             return self.buf.copy()
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)

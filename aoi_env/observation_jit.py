@@ -106,14 +106,18 @@ for _bit, _kinds in ((_USE_KEY, {Kind.USE_KEY}), (_COUNT, _COUNT_P0), (_TB, _TB_
 
 def _kernel(
     scratch: np.ndarray,
-    players: np.ndarray,
+    players2d: np.ndarray,
     glob: np.ndarray,
-    hexes_flat: np.ndarray,
+    hexes: np.ndarray,
+    bridges: np.ndarray,
+    stack: np.ndarray,
+    observer: int,
+    n: int,
+    sail: int,
     source: np.ndarray,
     table: np.ndarray,
     row: np.ndarray,
     empty_after: np.ndarray,
-    filled: int,
     n_hot: int,
     n_bits: int,
     bit_pos: np.ndarray,
@@ -121,21 +125,18 @@ def _kernel(
     num_scale: np.ndarray,
     num_low: np.ndarray,
     num_dst: np.ndarray,
-    hexes: np.ndarray,
-    bridges: np.ndarray,
-    n_bridges: int,
-    observer: int,
-    n: int,
-    native: int,
-    reach_rows: np.ndarray,
+    reach_table: np.ndarray,
     border: np.ndarray,
     spot_counts: np.ndarray,
     spot_matrix: np.ndarray,
-    stack: np.ndarray,
-    depth: int,
     ones: np.ndarray,
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
     scratch[:] = 0.0
+    players = players2d.reshape(players2d.size)
+    hexes_flat = hexes.reshape(hexes.size)
+    filled, n_bridges, depth = glob[G_NEXT_COUNT], glob[G_NUM_BRIDGES], glob[G_DEPTH]
+    native = players2d[observer, P_BOARD]
+    reach_rows = reach_table[min(sail, MAX_SAILING)]
     # -- the gather (``_Gather.write``) over players.ravel() + glob + hexes.ravel()
     glob0 = players.shape[0]
     hex0 = glob0 + glob.shape[0]
@@ -163,18 +164,20 @@ def _kernel(
     # -- the observer's map planes (``_write_map``, ``_shared_map``)
     own = np.zeros(P, dtype=np.bool_)
     reach = np.zeros(P, dtype=np.bool_)
+    words = np.zeros(_WORDS, dtype=np.uint64)  # reach as bits: the union of the table rows
     for pos in range(P):
         owner = hexes[pos, H_OWNER]
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
             scratch[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
             if owner == observer:
                 own[pos] = True
-                for q in range(P):
-                    if reach_rows[pos, q]:
-                        reach[q] = True
+                for w in range(_WORDS):
+                    words[w] |= reach_rows[pos, w]
         scratch[_BORDER + pos] = 1.0 if border[pos] else 0.0
         if native >= 0:
             scratch[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
+    for q in range(P):
+        reach[q] = (words[q >> 6] >> np.uint64(q & 63)) & np.uint64(1)
     spots = spot_counts.copy()
     for k in range(n_bridges):
         a, b = bridges[k, 0], bridges[k, 1]
@@ -253,46 +256,69 @@ def _side(side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.ascontiguousarray(geo.border, dtype=np.bool_), counts, matrix
 
 
+_WORDS = (P + 63) // 64
+
+
+@functools.cache
+def _reach_words(side: str) -> np.ndarray:
+    """uint64[sailing, P, _WORDS]: the board's ``reach`` table (R39) with each row as bits."""
+    from aoi_env.core.board import geometry
+
+    rows = geometry(side).reach  # bool[sailing, P, P]
+    padded = np.zeros(rows.shape[:2] + (_WORDS * 64,), dtype=np.bool_)
+    padded[..., :P] = rows
+    packed = np.packbits(padded, axis=-1, bitorder="little")  # uint8[sailing, P, _WORDS * 8]
+    return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
+
+
 def encode_into(scratch: np.ndarray, g: Game, observer: int) -> None:
     """Zero ``scratch`` (``OBS_SIZE`` + 1 floats) and write the compiled part of ``observer``'s
     observation into it (see the module docstring for what is left to Python)."""
     if _compiled is None:
         raise RuntimeError("numba is not available (pip install aoi-env[fast]) or AOI_ENV_NUMBA=0")
-    assert scratch.shape == (OBS_SIZE + 1,)
-    n = g.seats
+    if scratch.shape != (OBS_SIZE + 1,):
+        raise ValueError(f"scratch must have shape ({OBS_SIZE + 1},), got {scratch.shape}")
     s = g.state
-    glob = s.glob
-    prog = _compiled_gather(n, observer)
-    sail = terrain_rules.sailing(g, observer)
-    border, spot_counts, spot_matrix = _side(g.geo.name)
     _compiled(
         scratch,
-        s.players.ravel(),
-        glob,
-        s.hexes.ravel(),
-        prog.source,
-        prog.table,
-        prog.row,
-        prog.empty_after,
-        int(glob[G_NEXT_COUNT]),
-        prog.n_hot,
-        prog.n_bits,
-        prog.bit_pos,
-        prog.bit_dst,
-        prog.num_scale,
-        prog.num_low,
-        prog.num_dst,
+        s.players,
+        s.glob,
         s.hexes,
         s.bridges,
-        int(glob[G_NUM_BRIDGES]),
-        observer,
-        n,
-        int(s.players[observer, P_BOARD]),
-        g.geo.reach[min(sail, MAX_SAILING)],
-        border,
-        spot_counts,
-        spot_matrix,
         s.stack,
-        int(glob[G_DEPTH]),
-        _game_ones(g),
+        observer,
+        g.seats,
+        terrain_rules.sailing(g, observer),
+        *_static_arguments(g, observer),
     )
+
+
+def _static_arguments(g: Game, observer: int) -> tuple:
+    """The kernel's arguments that depend on the configuration and the observer only (the
+    gather tables, the board side's tables, the game-parameter indices), kept on the game."""
+    cache = g.__dict__.get("_obs_static")
+    if cache is None:
+        cache = g._obs_static = {}
+    out = cache.get(observer)
+    if out is None:
+        prog = _compiled_gather(g.seats, observer)
+        border, spot_counts, spot_matrix = _side(g.geo.name)
+        out = cache[observer] = (
+            prog.source,
+            prog.table,
+            prog.row,
+            prog.empty_after,
+            prog.n_hot,
+            prog.n_bits,
+            prog.bit_pos,
+            prog.bit_dst,
+            prog.num_scale,
+            prog.num_low,
+            prog.num_dst,
+            _reach_words(g.geo.name),
+            border,
+            spot_counts,
+            spot_matrix,
+            _game_ones(g),
+        )
+    return out

@@ -136,3 +136,29 @@ def test_r35_r61_land_bits_equal_empty_land_by_spade_distance() -> None:
             assert terrain.land_bits(g, seat) == expected
             checked += 1
     assert checked > 1000
+
+
+def test_r39_r40_r54_values_derived_from_the_previous_hexes_equal_a_fresh_cache() -> None:
+    """R54 / R35 / R39 / R40: after a change of the hexes the building index and the terrain bit
+    sets are updated from the previous hexes at the changed positions, reach comes from a
+    per-game memo and the free bridge spots are cached (issue 10); each equals the value a game
+    without any cache computes, at every decision (Moles' bridges and the 1-3 side included)."""
+    from aoi_env.core.rules import terrain
+
+    checked = updated = 0
+    configs = (("aoi(players=4)", 13), ("aoi(players=2,factions=moles+lizards)", 14), ("aoi(players=3,map=1-3)", 15))
+    for g in _positions(configs):
+        fresh = g.clone()
+        for name in ("_hex_cache", "_reach_memo"):
+            fresh.__dict__.pop(name, None)
+        cache = terrain._index(g)
+        updated += terrain._changed(cache) is not None
+        assert cache.typed == terrain._index(fresh).typed
+        assert cache.owned == terrain._index(fresh).owned
+        assert terrain._terrain_bits(g, terrain.hex_cache(g)) == terrain._terrain_bits(fresh, terrain.hex_cache(fresh))
+        for seat in range(g.seats):
+            assert terrain.reach_bits(g, seat) == terrain.reach_bits(fresh, seat), seat
+            for moles in (False, True):
+                assert g.free_bridge_spots(seat, moles) == fresh.free_bridge_spots(seat, moles), (seat, moles)
+        checked += 1
+    assert checked > 500 and updated > 100

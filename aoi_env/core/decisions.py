@@ -361,9 +361,9 @@ def _offer_apply(g: Game, row: np.ndarray, a: int) -> None:
 # bridges (R40, R95)
 
 
-def _bridge_pairs(g: Game, seat: int, mode: int) -> list[tuple[int, int]]:
+def _bridge_pairs(g: Game, seat: int, mode: int) -> tuple[tuple[int, int], ...]:
     if g.state.players[seat, P_BRIDGES] >= g.data.raw["bridges_per_player"]:
-        return []
+        return ()
     return g.free_bridge_spots(seat, moles=mode == BR_MOLES)
 
 
@@ -464,25 +464,32 @@ def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
 
 def _no_palace_tile(g: Game, p: np.ndarray) -> bool:
     """A Palace needs a palace tile (R68): none built, none drafted (R16) and none on display."""
-    return bool(p[P_PALACE_TILE] < 0 and p[P_DRAFT_PALACE] < 0 and not (g.state.glob[G_PALACE_STATE] == -1).any())
+    return bool(p[P_PALACE_TILE] < 0 and p[P_DRAFT_PALACE] < 0 and _no_palace_on_display(g))
 
 
-def can_upgrade(g: Game, seat: int, new: int) -> bool:
+def _no_palace_on_display(g: Game) -> bool:
+    return not (g.state.glob[G_PALACE_STATE] == -1).any()
+
+
+def can_upgrade(g: Game, seat: int, new: int, pl: list[int] | None = None) -> bool:
     """``bool(upgrade_targets(g, seat, new, UP_ACTION))`` without listing the targets (issue 10):
     only the Guild's cost depends on the hex (R67), so one affordability check settles the
-    others, and the Guild needs a scan only when the full price is out of reach."""
-    if buildings.pieces_left(g, seat, new) <= 0:
-        return False
-    p = g.state.players[seat]
-    if p[buildings.BUILT + _FROM[new]] <= 0:
-        return False
-    if new == Building.PALACE and _no_palace_tile(g, p):
-        return False
-    if buildings.can_pay(p, g.data.building_cost[new]):  # the full price (a Guild's at most)
+    others, and the Guild needs a scan only when the full price is out of reach.  ``pl``: the
+    seat's player row as plain ints, when the caller has it."""
+    if pl is None:
+        pl = g.state.players[seat].tolist()
+    old = _FROM[new]
+    if pl[buildings.BUILT + new] >= g.data.building_pieces[new] or pl[buildings.BUILT + old] <= 0:
+        return False  # no piece left, no source building
+    if new == Building.PALACE and pl[P_PALACE_TILE] < 0 and pl[P_DRAFT_PALACE] < 0 and _no_palace_on_display(g):
+        return False  # ``_no_palace_tile``
+    cost = g.data.building_cost[new]
+    if pl[P_TOOLS] >= cost.get("tools", 0) and pl[P_COINS] >= cost.get("coins", 0):  # the full price
         return True
     if new != Building.GUILD:
         return False
-    positions = terrain.own_positions(g, seat, _FROM[new])
+    p = g.state.players[seat]
+    positions = terrain.own_positions(g, seat, old)
     return any(buildings.can_pay(p, buildings.guild_cost(g, seat, q)) for q in positions)
 
 

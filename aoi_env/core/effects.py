@@ -187,12 +187,13 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
             pending.push(s, Kind.MAIN, seat, 1)
 
 
-def feasible(g: Game, seat: int, gain: dict[str, Any]) -> bool:
-    """Can the main effect of a gain be performed now (OP-58: actions need their main effect)?"""
+def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = None) -> bool:
+    """Can the main effect of a gain be performed now (OP-58: actions need their main effect)?
+    ``pl``: the seat's player row as plain ints, when the caller has it."""
     if "tb" in gain:
         from aoi_env.core import terraform  # handlers import effects (here only: a per-call cost)
 
-        return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD)
+        return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD, pl)
     p = g.state.players[seat]
     if "bridge" in gain:
         return p[P_BRIDGES] < g.data.raw["bridges_per_player"] and bool(g.free_bridge_spots(seat))
@@ -200,9 +201,9 @@ def feasible(g: Game, seat: int, gain: dict[str, Any]) -> bool:
         return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.WORKSHOP]) > 0
     if "school_to_guild" in gain:
         return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.SCHOOL]) > 0
-    if set(gain) == {"power"}:
+    if len(gain) == 1 and "power" in gain:
         return power.capacity(p) > 0
-    if set(gain) == {"scholars"}:
+    if len(gain) == 1 and "scholars" in gain:
         return p[P_SCHOLAR_SUPPLY] > 0
     if "vp_per" in gain and len(gain) == 1:
         return any(counter(g, seat, c) > 0 for c in gain["vp_per"])

@@ -26,6 +26,7 @@ from aoi_env.core.pending import DROPPABLE, Kind
 from aoi_env.core.state import (
     G_DECISIONS,
     G_DEPTH,
+    G_NUM_BRIDGES,
     G_PHASE,
     G_RNG_COUNTER,
     G_SEED,
@@ -122,6 +123,7 @@ class Game:
         )  # (specific books, their sum, any books) per display space, as plain ints for the hot path
         self.innovation_min_books = min(spec_sum + extra for _, spec_sum, extra in self.innovation_space_cost_ints)
         self._legal: list[int] = []
+        self._seat = -1  # the deciding seat, set with _legal (the stack's top between decisions)
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         self._nb_cache: tuple[bytes, tuple[tuple[int, ...], ...]] | None = None
         if state is not None:
@@ -152,8 +154,7 @@ class Game:
 
     def current_seat(self) -> int:
         """The seat whose decision is pending, -1 when the game is over."""
-        row = pending.top(self.state)
-        return -1 if row is None else int(row[1])
+        return self._seat
 
     def pending_kind(self) -> Kind | None:
         row = pending.top(self.state)
@@ -263,14 +264,20 @@ class Game:
             self._nb_cache = (key, tuple(tuple(q) for q in nb))
         return self._nb_cache[1]
 
-    def free_bridge_spots(self, seat: int, moles: bool = False) -> list[tuple[int, int]]:
-        """Bridge locations the seat may build on now (R40, OP-47)."""
-        from aoi_env.core.rules.terrain import own_mask
+    def free_bridge_spots(self, seat: int, moles: bool = False) -> tuple[tuple[int, int], ...]:
+        """Bridge locations the seat may build on now (R40, OP-47); cached with the hexes and bridges."""
+        from aoi_env.core.rules.terrain import hex_cache, own_mask
 
-        own = own_mask(self, seat)
-        built = {(int(a), int(b)) for a, b in self.state.built_bridges()}
-        spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
-        return [(a, b) for a, b in spots if (own[a] or own[b]) and (a, b) not in built]
+        s = self.state
+        key = ("bridge_spots", seat, moles, s.glob.item(G_NUM_BRIDGES), s.bridges.tobytes())
+        extra = hex_cache(self).extra
+        out = extra.get(key)
+        if out is None:
+            own = own_mask(self, seat)
+            built = {(int(a), int(b)) for a, b in s.built_bridges()}
+            spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
+            out = extra[key] = tuple((a, b) for a, b in spots if (own[a] or own[b]) and (a, b) not in built)
+        return out
 
     # -- machine ----------------------------------------------------------------------------
 
@@ -278,6 +285,7 @@ class Game:
         """Recompute the legal ids of the pending decision (after loading a state)."""
         row = pending.top(self.state)
         self._legal = [] if row is None else sorted(HANDLERS[int(row[0])].legal(self, row))
+        self._seat = -1 if row is None else int(row[1])
 
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
@@ -293,6 +301,7 @@ class Game:
             if depth == 0:
                 if glob[G_PHASE] == Phase.OVER:
                     self._legal = []
+                    self._seat = -1
                     return
                 from aoi_env.core import flow  # flow imports the handlers, which import the engine
 
@@ -317,6 +326,7 @@ class Game:
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal
+            self._seat = int(row[1])
             return
 
 

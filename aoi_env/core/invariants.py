@@ -460,6 +460,8 @@ def _stack(g: Game, out: list[str]) -> None:
     if g.is_over():
         if depth:
             out.append(f"the game is over with {depth} pending entries")
+        if g.current_seat() != -1:
+            out.append(f"the game is over, but current_seat() is {g.current_seat()}")
         return
     if not depth:
         out.append("no pending decision in a running game")
@@ -469,6 +471,8 @@ def _stack(g: Game, out: list[str]) -> None:
         out.append(f"an automatic entry ({Kind(kind).name}) waits on top of the stack")
     if not g.is_player(seat):
         out.append(f"seat {seat} decides, but it is not a player (AUTOMA.md: the Automa never decides)")
+    if g.current_seat() != seat:
+        out.append(f"current_seat() is {g.current_seat()}, but seat {seat} decides (the stack's top)")
     if not g.legal_actions():
         out.append("the acting seat has no legal move")
 

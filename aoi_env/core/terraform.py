@@ -39,12 +39,16 @@ from aoi_env.core.state import (
     P_PALACE_TILE,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
+    P_TERRAFORMING,
     P_TOOLS,
     Phase,
 )
 from aoi_env.data.enums import Building
 
 WORKSHOP_ID = BUILDING_BASE + Building.WORKSHOP - 1
+
+
+_WORKSHOP = int(Building.WORKSHOP)
 
 
 def _can_tunnel(g: Game, seat: int) -> bool:
@@ -95,23 +99,26 @@ def _fly_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
     return _targets(g, seat, area, free, flags, int(p[P_TOOLS]), _coins_for_workshop(g, seat))
 
 
-def has_tb_target(g: Game, seat: int, free: int, flags: int) -> bool:
+def has_tb_target(g: Game, seat: int, free: int, flags: int, pl: list[int] | None = None) -> bool:
     """Some first hex exists for a TB with these free spades and flags (no dead ends).
 
     The same answer as ``_plain_targets(...).any() or _tunnel_targets(...).any() or
     _fly_targets(...).any()``, from two cached facts per area: does it hold an empty non-native
-    hex, an empty native hex (``_area_facts``; issue 10).
+    hex, an empty native hex (``_area_facts``; issue 10).  ``pl``: the seat's player row as
+    plain ints, when the caller has it.
     """
-    pl = g.state.players[seat].tolist()
+    if pl is None:
+        pl = g.state.players[seat].tolist()
     tools = pl[P_TOOLS]
     if _tb_possible(g, seat, "reach", free, flags, tools, pl):
         return True
     if flags & TB_NO_JUMP:
         return False
-    tunnel = _can_tunnel(g, seat) and tools >= 1
+    tunnel = tools >= 1 and g.tab.faction_flags[pl[P_FACTION]]["tunnel"]  # _can_tunnel
     if tunnel and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
         return True
-    if _can_fly(g, seat) and pl[P_SCHOLARS] >= 1:
+    tile = pl[P_PALACE_TILE]
+    if tile >= 0 and g.tab.palace_flags[tile]["flight"] and pl[P_SCHOLARS] >= 1:  # _can_fly
         return _tb_possible(g, seat, "fly", free, flags, tools, pl)
     return False
 
@@ -119,12 +126,14 @@ def has_tb_target(g: Game, seat: int, free: int, flags: int) -> bool:
 def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: int, pl: list[int]) -> bool:
     """``_targets(...).any()`` for the ``area`` (reach / tunnel / fly): a non-native empty hex to
     dig, or a native empty hex to build on; the area is looked at only when the seat can do one."""
-    dig = free > 0 or (flags & TB_BUY and tools >= terrain.tools_per_spade(g, seat))
+    data = g.data
+    # tools >= terrain.tools_per_spade(g, seat), from the list
+    dig = free > 0 or (flags & TB_BUY and tools >= data.boards[pl[P_BOARD]].terraforming_tools[pl[P_TERRAFORMING]])
     build = False
     if flags & TB_BUILD and not flags & TB_LIZARD:
-        cost = g.data.building_cost[Building.WORKSHOP]
+        cost = data.building_cost[_WORKSHOP]
         build = (
-            buildings.pieces_left(g, seat, Building.WORKSHOP) > 0
+            pl[buildings.BUILT + _WORKSHOP] < data.building_pieces[_WORKSHOP]  # buildings.pieces_left > 0
             and tools >= cost["tools"]
             and pl[P_COINS] >= cost["coins"]
         )
@@ -137,11 +146,17 @@ def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: in
 def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
     """(an empty non-native land hex, an empty native land hex) in the seat's reach / tunnel / flight
     area, cached with the hexes (``terrain.hex_cache``)."""
-    if kind == "reach":  # the frequent case, with bit sets
-        reach = terrain.reach_bits(g, seat)
-        non_native, native = terrain.land_bits(g, seat)
-        return bool(reach & non_native), bool(reach & native)
     s = g.state
+    if kind == "reach":  # the frequent case, with bit sets
+        c = terrain.hex_cache(g)
+        native = s.players.item(seat, P_BOARD)
+        key = ("tb_reach", seat, native, terrain.sailing(g, seat), s.glob.item(G_NUM_BRIDGES), s.bridges.tobytes())
+        facts = c.extra.get(key)
+        if facts is None:
+            reach = terrain.reach_bits(g, seat)
+            non_native, native_land = terrain.land_bits(g, seat)
+            facts = c.extra[key] = (bool(reach & non_native), bool(reach & native_land))
+        return facts
     key = ("tb_facts", kind, seat, int(s.players[seat, P_BOARD]), int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
     cache = terrain.hex_cache(g).extra
     facts = cache.get(key)

@@ -12,10 +12,11 @@ with the same result, so a ``POST`` would only add a redundant decision.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from aoi_env.core import effects, pending, terraform
-from aoi_env.core.decisions import _FROM as UPGRADE_SOURCE
 from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, can_upgrade, pavilion_targets
 from aoi_env.core.engine import Game, applies, automatic, decision
 from aoi_env.core.moves import (
@@ -167,6 +168,11 @@ def special_gain(g: Game, seat: int, sp: int) -> dict | None:
     return _special_gain(g, g.state.players[seat].tolist(), sp)
 
 
+@functools.cache
+def _innovation_index(keys: tuple[str, ...], key: str) -> int:
+    return keys.index(key)
+
+
 def _special_gain(g: Game, pl: list[int], sp: int) -> dict | None:
     """``special_gain`` from the player row as plain ints."""
     if pl[P_SPECIALS_USED] >> sp & 1:
@@ -175,7 +181,7 @@ def _special_gain(g: Game, pl: list[int], sp: int) -> dict | None:
         tile = pl[P_PALACE_TILE]
         return g.tab.palace_special[tile] or None if tile >= 0 else None
     if sp in _INNOV_SPECIAL:
-        key = g.data.innovation_keys.index(_INNOV_SPECIAL[sp])
+        key = _innovation_index(g.data.innovation_keys, _INNOV_SPECIAL[sp])
         return g.tab.innovation_special[key] if key in pl[P_INNOVATIONS] else None
     if sp == SP_COMPETENCY:
         return g.tab.competency_special[COMPETENCY_C7] if pl[P_COMPETENCIES] >> COMPETENCY_C7 & 1 else None
@@ -209,8 +215,8 @@ def scholar_space(g: Game, d: int, form: int) -> int:
     return -1
 
 
-_UPGRADE_FROM = tuple((int(new), int(UPGRADE_SOURCE[new])) for new in UPGRADES)
-"""(new building, the building it replaces) of the upgrade actions (R66-R70)."""
+_UPGRADES = tuple(int(new) for new in UPGRADES)
+"""The buildings of the upgrade actions (R66-R70)."""
 
 
 def _can_pay_track(pl: list[int], cost: dict[str, int]) -> bool:
@@ -229,12 +235,10 @@ def main_actions(g: Game, seat: int) -> list[int]:
     pl = s.players[seat].tolist()  # plain ints: numpy scalar reads dominate otherwise (issue 10)
     tab = g.tab
     out = [A_PASS]
-    if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD):
+    if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
         out.append(A_BUILD)
-    pieces = g.data.building_pieces
-    for new, old in _UPGRADE_FROM:
-        # can_upgrade's own early exits, read from the list: no piece left, no source building
-        if pl[BUILT + new] < pieces[new] and pl[BUILT + old] > 0 and can_upgrade(g, seat, new):
+    for new in _UPGRADES:
+        if can_upgrade(g, seat, new, pl):
             out.append(BUILDING_BASE + new - 1)
     board = g.data.boards[pl[P_BOARD]]
     if pl[P_SAILING] < board.sailing_max and _can_pay_track(pl, board.sailing_cost):  # tracks.at_max / can_pay
@@ -255,17 +259,17 @@ def main_actions(g: Game, seat: int) -> list[int]:
         if (
             not spells_used[i]
             and pl[III] >= max(0, tab.spell_cost[i] - discount)
-            and effects.feasible(g, seat, tab.spell_effect[i])
+            and effects.feasible(g, seat, tab.spell_effect[i], pl)
         ):
             out.append(SPELL_BASE + i)
     books = sum(pl[P_BOOKS])
     books_used = glob[G_BOOKS_USED].tolist()
     for slot, k in enumerate(glob[G_BOOK_ACTIONS].tolist()):  # book_slots
-        if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k]):
+        if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k], pl):
             out.append(BOOK_BASE + k)
     for sp in range(len(SPECIAL_WORDS)):
         gain = _special_gain(g, pl, sp)
-        if gain is not None and effects.feasible(g, seat, gain):
+        if gain is not None and effects.feasible(g, seat, gain, pl):
             out.append(SPECIAL_BASE + sp)
     if (
         tab.faction_flags[pl[P_FACTION]]["bridge_action"]

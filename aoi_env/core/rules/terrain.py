@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from aoi_env.core.state import (
     H_NEUTRAL,
     H_OWNER,
     H_TERRAIN,
+    HEX_FIELDS,
     P_BOARD,
     P_BONUS,
     P_SAILING,
@@ -64,9 +65,9 @@ class HexCache:
     combine them into new arrays).  Clones share the object until their hexes differ (issue 10).
     """
 
-    __slots__ = ("key", "own", "typed", "owned", "reach", "dist", "empty", "extra")
+    __slots__ = ("key", "own", "typed", "owned", "reach", "dist", "empty", "extra", "prev", "changed")
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes, prev: HexCache | None = None) -> None:
         self.key = key
         self.own: dict[int, np.ndarray] = {}
         self.typed: dict[tuple[int, int], list[int]] | None = None  # see _index
@@ -75,14 +76,41 @@ class HexCache:
         self.dist: dict[int, np.ndarray] = {}
         self.empty: np.ndarray | None = None
         self.extra: dict[tuple, np.ndarray] = {}  # for other modules (the observation's planes)
+        self.prev = prev  # the cache of the hexes before the last change (one level), see _changed
+        self.changed: list[int] | None = None
 
 
 def hex_cache(g: Game) -> HexCache:
     key = g.state.hexes.tobytes()
     c = g.__dict__.get("_hex_cache")
     if c is None or c.key != key:
-        c = g._hex_cache = HexCache(key)
+        if c is not None:
+            c.prev = None  # keep one level: a cache is derived from its predecessor or from scratch
+        c = g._hex_cache = HexCache(key, c)
     return c
+
+
+_MAX_CHANGED = 6  # more changed hexes than this: derive from scratch
+
+
+def _changed(c: HexCache) -> list[int] | None:
+    """The positions whose hex differs from the previous cache's (ascending), or None when there
+    is no previous cache or more than ``_MAX_CHANGED`` hexes changed (issue 10: a build or a
+    terraform changes one or two hexes, so the derived values are updated instead of rebuilt)."""
+    prev = c.prev
+    if prev is None:
+        return None
+    if c.changed is None:
+        diff = np.frombuffer(c.key, dtype=np.int8) != np.frombuffer(prev.key, dtype=np.int8)
+        c.changed = sorted({i // HEX_FIELDS for i in np.flatnonzero(diff).tolist()})
+    return c.changed if len(c.changed) <= _MAX_CHANGED else None
+
+
+def _previous_hex(c: HexCache, pos: int) -> tuple[int, ...]:
+    """The previous cache's hex fields of ``pos`` (as ints)."""
+    assert c.prev is not None
+    start = pos * HEX_FIELDS
+    return tuple(np.frombuffer(c.prev.key, dtype=np.int8, count=HEX_FIELDS, offset=start).tolist())
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -102,19 +130,27 @@ def own_mask(g: Game, seat: int) -> np.ndarray:
 
 def sailing(g: Game, seat: int, final: bool = False) -> int:
     """Effective sailing: track value, +1 with bonus tile B1 during Phase II (R138, OP-41)."""
-    p = g.state.players[seat]
-    s = int(p[P_SAILING])  # an Automa's ship level of the round (AUTOMA.md §2.3)
-    if not final and g.is_player(seat) and g.state.glob[G_PHASE] == Phase.ACTIONS and p[P_BONUS] >= 0:
-        s += g.tab.bonus_reach[p[P_BONUS]]
-    return s
+    players = g.state.players
+    sail = players.item(seat, P_SAILING)  # an Automa's ship level of the round (AUTOMA.md §2.3)
+    if not final and g.is_player(seat) and g.state.glob.item(G_PHASE) == Phase.ACTIONS:
+        bonus = players.item(seat, P_BONUS)
+        if bonus >= 0:
+            sail += g.tab.bonus_reach[bonus]
+    return sail
 
 
 def _index(g: Game) -> HexCache:
     """The hexes' cache with its building index filled: ``typed[(seat, type)]`` the positions of
     the seat's own (non-neutral) buildings of a type, ``owned[seat]`` of all its buildings
-    (neutral ones included), ascending; one pass over the built hexes for every seat."""
+    (neutral ones included), ascending; one pass over the built hexes for every seat, or the
+    previous index updated at the changed hexes."""
     c = hex_cache(g)
     if c.typed is None:
+        prev = c.prev
+        changed = _changed(c)
+        if prev is not None and prev.typed is not None and changed is not None:
+            c.typed, c.owned = _index_update(g, c, prev.typed, prev.owned, changed)
+            return c
         h = g.state.hexes
         built = np.flatnonzero(h[:, H_BUILDING] > 0)
         typed: dict[tuple[int, int], list[int]] = {}
@@ -125,6 +161,43 @@ def _index(g: Game) -> HexCache:
                 typed.setdefault((owner, btype), []).append(pos)
         c.typed, c.owned = typed, owned
     return c
+
+
+def _index_update(
+    g: Game, c: HexCache, typed: dict[tuple[int, int], list[int]], owned: dict[int, list[int]], changed: list[int]
+) -> tuple[dict[tuple[int, int], list[int]], dict[int, list[int]]]:
+    """The building index of the previous hexes with the ``changed`` positions moved; the lists
+    of the previous index are shared where unchanged (no list is ever mutated)."""
+    h = g.state.hexes
+    typed_out, owned_out = typed, owned  # copied on the first real change
+    for pos in changed:
+        was = _previous_hex(c, pos)
+        old = (was[H_OWNER], was[H_BUILDING], was[H_NEUTRAL])
+        new = tuple(h[pos, _INDEX_FIELDS].tolist())
+        if old == new:
+            continue  # terraformed, a city or a mark: no building moved
+        if typed_out is typed:
+            typed_out, owned_out = dict(typed), dict(owned)
+        for (owner, btype, neutral), add in ((old, False), (new, True)):
+            if btype <= 0:
+                continue
+            _move(owned_out, owner, pos, add)
+            if not neutral:
+                _move(typed_out, (owner, btype), pos, add)
+    return typed_out, owned_out
+
+
+def _move(index: dict, key: Any, pos: int, add: bool) -> None:
+    """Add ``pos`` to (or remove it from) ``index[key]`` as a new ascending list."""
+    positions = index.get(key, _NONE)
+    if add:
+        index[key] = sorted([*positions, pos])
+    else:
+        rest = [q for q in positions if q != pos]
+        if rest:
+            index[key] = rest
+        else:
+            index.pop(key, None)
 
 
 _INDEX_FIELDS = [H_OWNER, H_BUILDING, H_NEUTRAL]
@@ -152,26 +225,42 @@ def reach_table_bits(side: str, sail: int) -> tuple[int, ...]:
 
 
 def reach_bits(g: Game, seat: int) -> int:
-    """``reach(g, seat)`` as bits (same hexes: bridges, effective sailing), cached with the hexes."""
+    """``reach(g, seat)`` as bits (same hexes: bridges, effective sailing), cached with the hexes.
+
+    Reach depends only on the seat's building positions, its sailing and the built bridges, so
+    a miss (after any hex changed) first looks in a per-game memo keyed by exactly those; most
+    hex changes are other seats' builds and terraforms, which leave the seat's reach as it was."""
     c = hex_cache(g)
     s = g.state
     sail = sailing(g, seat)
-    key = ("reach_bits", seat, sail, int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
+    bridges = s.bridges.tobytes()
+    n_bridges = s.glob.item(G_NUM_BRIDGES)
+    key = ("reach_bits", seat, sail, n_bridges, bridges)
     out = c.extra.get(key)
     if out is None:
         own = _index(g).owned.get(seat, _NONE)
-        table = reach_table_bits(g.geo.name, sail)
-        out = 0
-        for q in own:
-            out |= table[q]
-        mine = set(own)
-        for a, b in s.built_bridges().tolist():  # as Geometry.reach_from
-            if a in mine:
-                out |= 1 << b
-            if b in mine:
-                out |= 1 << a
+        memo = g.__dict__.get("_reach_memo")
+        if memo is None or len(memo) > _REACH_MEMO_SIZE:
+            memo = g._reach_memo = {}  # shared by clones: the key determines the value
+        memo_key = (sail, n_bridges, bridges, tuple(own))
+        out = memo.get(memo_key)
+        if out is None:
+            table = reach_table_bits(g.geo.name, sail)
+            out = 0
+            for q in own:
+                out |= table[q]
+            mine = set(own)
+            for a, b in s.built_bridges().tolist():  # as Geometry.reach_from
+                if a in mine:
+                    out |= 1 << b
+                if b in mine:
+                    out |= 1 << a
+            memo[memo_key] = out
         c.extra[key] = out
     return out
+
+
+_REACH_MEMO_SIZE = 4096  # entries before the per-game reach memo starts over
 
 
 def land_bits(g: Game, seat: int) -> tuple[int, int]:
@@ -192,6 +281,11 @@ def _terrain_bits(g: Game, c: HexCache) -> tuple[int, list[int]]:
     every seat's ``land_bits``."""
     out = c.extra.get("terrain_bits")
     if out is None:
+        prev = c.prev
+        changed = _changed(c)
+        if prev is not None and changed is not None and "terrain_bits" in prev.extra:
+            out = c.extra["terrain_bits"] = _terrain_bits_update(g, c, prev.extra["terrain_bits"], changed)
+            return out
         planes = g.state.hexes[:, H_TERRAIN][None, :] == _LAND_TYPES[:, None]
         packed = np.packbits(planes, axis=1, bitorder="little")
         out = c.extra["terrain_bits"] = (bits(empty_land(g)), [int.from_bytes(r.tobytes(), "little") for r in packed])
@@ -199,6 +293,29 @@ def _terrain_bits(g: Game, c: HexCache) -> tuple[int, list[int]]:
 
 
 _LAND_TYPES = np.arange(CYCLE, dtype=np.int8)
+
+
+def _terrain_bits_update(
+    g: Game, c: HexCache, before: tuple[int, list[int]], changed: list[int]
+) -> tuple[int, list[int]]:
+    """``_terrain_bits`` of the previous hexes with the ``changed`` positions updated."""
+    empty, by_terrain = before[0], list(before[1])
+    h = g.state.hexes
+    land = g.geo.land
+    for pos in changed:
+        bit = 1 << pos
+        was = _previous_hex(c, pos)[H_TERRAIN]
+        now = int(h[pos, H_TERRAIN])
+        if was != now:
+            if 0 <= was < CYCLE:
+                by_terrain[was] &= ~bit
+            if 0 <= now < CYCLE:
+                by_terrain[now] |= bit
+        if land[pos] and h[pos, H_BUILDING] == 0:  # empty_land
+            empty |= bit
+        else:
+            empty &= ~bit
+    return empty, by_terrain
 
 
 def reach(g: Game, seat: int) -> np.ndarray:
