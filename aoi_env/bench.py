@@ -18,6 +18,8 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
 * ``jit_compile_s``: the first observation of the process, which compiles the numba encoder when
   numba is installed (done before any env figure is timed; the table's header names the encoder),
   and ``env_last_decisions_per_s_3p_numpy``: the ``raw_env`` figure with the numpy encoder;
+* the header and ``meta.engine`` say whether the engine is the compiled build
+  (``AOI_ENV_COMPILE=1 pip install .``, ``aoi_env/compiled.py``) or pure Python;
 * ``state_bytes``: size of ``state.to_bytes()``; ``tracemalloc_peak_kib``: peak Python
   allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
   (``resource.getrusage``).
@@ -46,6 +48,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from aoi_env import __version__
+from aoi_env.compiled import engine_compiled
 from aoi_env.core.engine import Game
 
 HIGHER_IS_BETTER = ("per_s",)  # metric name parts
@@ -337,6 +340,7 @@ def measure(
         results["vector_decisions_per_s_3p_2proc"] = bench_vector(2 * decisions, seed=seed, workers=2)
     meta = metadata()
     meta.update({"affinity": pinned, "env": env_note, "games": games, "decisions": decisions, "seed": seed})
+    meta["engine"] = "compiled (Cython)" if engine_compiled() else "Python"  # AOI_ENV_COMPILE=1 builds
     if with_env and env_available():
         meta["observation_encoder"] = observation_encoder()
     return {"meta": meta, "results": results}
@@ -357,6 +361,7 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
     lines = [
         f"aoi-env {meta['package']} @ {commit}; python {meta['python']}, numpy {meta['numpy']}; "
         f"{meta['affinity']}; env: {meta['env']}"
+        + (f"; engine: {meta['engine']}" if meta.get("engine") else "")
         + (f"; observation: {meta['observation_encoder']}" if meta.get("observation_encoder") else "")
         + (f"; load average {meta['loadavg'][0]:.1f}" if meta.get("loadavg") else "")
     ]

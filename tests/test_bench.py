@@ -11,6 +11,7 @@ from pathlib import Path
 
 from aoi_env.bench import format_table, one_core, run_bench
 from aoi_env.cli import main
+from aoi_env.compiled import engine_compiled
 
 METRICS = ("engine_decisions_per_s", "games_per_s_2p", "decisions_per_game_2p", "clone_us", "action_mask_us",
            "state_bytes", "tracemalloc_peak_kib")  # fmt: skip
@@ -28,7 +29,9 @@ def test_bench_measures_everything_and_writes_comparable_json(tmp_path: Path, ca
     meta = doc["meta"]
     assert {"commit", "dirty", "python", "numpy", "platform", "affinity"} <= set(meta)
     assert meta["python"] == ".".join(map(str, sys.version_info[:3]))
-    assert "engine_decisions_per_s" in capsys.readouterr().out
+    assert meta["engine"] == ("compiled (Cython)" if engine_compiled() else "Python")  # issue 10
+    out = capsys.readouterr().out
+    assert "engine_decisions_per_s" in out and f"engine: {meta['engine']}" in out
 
 
 def test_bench_compare_prints_new_over_old_ratios(tmp_path: Path):
