@@ -418,13 +418,14 @@ class ObservationEncoder:
         n = g.seats
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
-        if self.compiled:
-            self._encode_into(self.scratch, g, observer)
+        if self.compiled:  # written straight into the array handed out (no scratch, no copy)
+            out = np.empty(OBS_SIZE, dtype=np.float32)
+            self._encode_into(out, g, observer)
             if n == 2:
-                _write_neutral_faction(g, self.scratch)
+                _write_neutral_faction(g, out)
             if g.config.players < n or g.state.glob.item(G_PHASE) == Phase.SETUP:
-                _write_rare(g, observer, self.block_views)
-            return self.buf.copy()
+                _write_rare(g, observer, out)
+            return out
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
 
@@ -510,28 +511,33 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     _player_gather(n, observer).write(w.scratch, np.concatenate((s.players.ravel(), glob)), int(glob[G_NEXT_COUNT]))
     w.skip(_ROUND_PART)
     buf[_game_ones(g)] = 1.0
-    _write_rare(g, observer, w.views)
+    _write_rare(g, observer, buf)
     # -- the pending decision
     w.skip(_PENDING_NAMES)
     _write_pending(g, observer, buf, hex_pending)
 
 
-def _write_rare(g: Game, observer: int, views: list[np.ndarray]) -> None:
-    """The Automa's player rows (solo) and the setup pools (during setup), in Python for both
-    encoders."""
+def _view(buf: np.ndarray, name: str) -> np.ndarray:
+    """The block ``name`` of a flat observation, in its shape."""
+    return buf[SLICES[name]].reshape(SHAPES[name])
+
+
+def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
+    """The Automa's player rows (solo) and the setup pools (during setup) into the flat
+    observation ``buf``, in Python for both encoders."""
     n = g.seats
     glob = g.state.glob
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
-        view = views[_INDEX["player_automa"]]
+        view = _view(buf, "player_automa")
         for seat in range(g.config.players, n):
             r = relative_seat(seat, observer, n)
             view[r, 0] = automa.level_of(g, seat) / 5.0
             view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
     if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
-        _one_hot_rows(views[_INDEX["setup_bundle_faction"]], glob[G_BUNDLE_FACTION])
+        _one_hot_rows(_view(buf, "setup_bundle_faction"), glob[G_BUNDLE_FACTION])
         bonus = np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1)
-        _one_hot_rows(views[_INDEX["setup_bundle_bonus"]], bonus)
-        draft = views[_INDEX["setup_draft"]]
+        _one_hot_rows(_view(buf, "setup_bundle_bonus"), bonus)
+        draft = _view(buf, "setup_draft")
         for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
             ids = glob[field]
             draft[offset + ids[ids >= 0]] = 1.0

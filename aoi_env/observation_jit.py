@@ -105,7 +105,7 @@ for _bit, _kinds in ((_USE_KEY, {Kind.USE_KEY}), (_COUNT, _COUNT_P0), (_TB, _TB_
 
 
 def _kernel(
-    scratch: np.ndarray,
+    out: np.ndarray,
     players2d: np.ndarray,
     glob: np.ndarray,
     hexes: np.ndarray,
@@ -131,7 +131,7 @@ def _kernel(
     spot_matrix: np.ndarray,
     ones: np.ndarray,
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
-    scratch[:] = 0.0
+    out[:] = 0.0
     players = players2d.reshape(players2d.size)
     hexes_flat = hexes.reshape(hexes.size)
     filled, n_bridges, depth = glob[G_NEXT_COUNT], glob[G_NUM_BRIDGES], glob[G_DEPTH]
@@ -153,14 +153,16 @@ def _kernel(
         values[empty_after[k]] = -1
     for i in range(n_hot):
         v = min(max(values[i], _LOW), _LOW + _K - 1)
-        scratch[table[row[i] + v]] = 1.0
+        d = table[row[i] + v]
+        if d < OBS_SIZE:  # not the numpy encoder's trash float: nothing to set
+            out[d] = 1.0
     for e in range(bit_pos.shape[0]):
         field, bit = divmod(bit_pos[e], 32)
-        scratch[bit_dst[e]] = (values[n_hot + field] >> bit) & 1
+        out[bit_dst[e]] = (values[n_hot + field] >> bit) & 1
     first = n_hot + n_bits
     for j in range(num_dst.shape[0]):
         x = values[first + j] * num_scale[j]
-        scratch[num_dst[j]] = min(max(x, num_low[j]), 1.0)
+        out[num_dst[j]] = min(max(x, num_low[j]), 1.0)
     # -- the observer's map planes (``_write_map``, ``_shared_map``)
     own = np.zeros(P, dtype=np.bool_)
     reach = np.zeros(P, dtype=np.bool_)
@@ -168,22 +170,22 @@ def _kernel(
     for pos in range(P):
         owner = hexes[pos, H_OWNER]
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
-            scratch[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
+            out[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
             if owner == observer:
                 own[pos] = True
                 for w in range(_WORDS):
                     words[w] |= reach_rows[pos, w]
-        scratch[_BORDER + pos] = 1.0 if border[pos] else 0.0
+        out[_BORDER + pos] = 1.0 if border[pos] else 0.0
         if native >= 0:
-            scratch[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
+            out[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
     for q in range(P):
         reach[q] = (words[q >> 6] >> np.uint64(q & 63)) & np.uint64(1)
     spots = spot_counts.copy()
     for k in range(n_bridges):
         a, b = bridges[k, 0], bridges[k, 1]
         r = ((bridges[k, 2] % n) - observer) % n
-        scratch[_BRIDGES + r * P + a] = 1.0
-        scratch[_BRIDGES + r * P + b] = 1.0
+        out[_BRIDGES + r * P + a] = 1.0
+        out[_BRIDGES + r * P + b] = 1.0
         if spot_matrix[a, b]:
             spots[a] -= 1.0
             spots[b] -= 1.0
@@ -192,51 +194,51 @@ def _kernel(
         if own[b]:
             reach[a] = True
     for pos in range(P):
-        scratch[_SPOTS + pos] = min(spots[pos] / np.float32(3.0), np.float32(1.0))
+        out[_SPOTS + pos] = min(spots[pos] / np.float32(3.0), np.float32(1.0))
         if reach[pos]:
-            scratch[_REACH + pos] = 1.0
+            out[_REACH + pos] = 1.0
     # -- innovation display and used book actions (``_write_displays``)
     for space in range(12):
         tile = glob[_INNOV_SPACES + space]
         if tile >= 0 and glob[_INNOV_OWNER + tile] == -1:
-            scratch[_INNOVATION + space * 18 + tile] = 1.0
+            out[_INNOVATION + space * 18 + tile] = 1.0
     for j in range(3):
         action = glob[_BOOK_ACTIONS + j]
-        scratch[_BOOKS_USED + action % 6] = 1.0 if glob[_BOOKS_USED_FIELD + j] != 0 else 0.0
+        out[_BOOKS_USED + action % 6] = 1.0 if glob[_BOOKS_USED_FIELD + j] != 0 else 0.0
     # -- the game parameters (``_game_ones``)
     for k in range(ones.shape[0]):
-        scratch[ones[k]] = 1.0
+        out[ones[k]] = 1.0
     # -- the pending decision (``_write_pending``)
     if depth > 0:
         kind, seat = stack[depth - 1, 0], stack[depth - 1, 1]
         p0, p1, p2 = stack[depth - 1, 2], stack[depth - 1, 3], stack[depth - 1, 4]
         what = _KIND_BITS[kind]
-        scratch[_PK + _KIND_COLUMN[kind]] = 1.0
-        scratch[_PSEAT + (seat - observer) % n] = 1.0
+        out[_PK + _KIND_COLUMN[kind]] = 1.0
+        out[_PSEAT + (seat - observer) % n] = 1.0
         if what & _USE_KEY:
-            scratch[_PDISC + p0] = 1.0
-            scratch[_PCOUNT] = min(p1 / COUNT_SCALE, 1.0)
+            out[_PDISC + p0] = 1.0
+            out[_PCOUNT] = min(p1 / COUNT_SCALE, 1.0)
         elif what & _COUNT:
-            scratch[_PCOUNT] = min(max(p0, 0) / COUNT_SCALE, 1.0)
+            out[_PCOUNT] = min(max(p0, 0) / COUNT_SCALE, 1.0)
         if what & _TB:
             for i in range(_TB_BIT_VALUES.shape[0]):
-                scratch[_PFLAGS + i] = 1.0 if (p1 & _TB_BIT_VALUES[i]) != 0 else 0.0
+                out[_PFLAGS + i] = 1.0 if (p1 & _TB_BIT_VALUES[i]) != 0 else 0.0
         if what & _BUILDING and p0 > 0:
-            scratch[_PBUILDING + p0 - 1] = 1.0
+            out[_PBUILDING + p0 - 1] = 1.0
         if what & _UPGRADE:
-            scratch[_PSOURCE + p1] = 1.0
+            out[_PSOURCE + p1] = 1.0
         if what & _BRIDGE:
-            scratch[_PBRIDGE + p0] = 1.0
-            scratch[_PBRIDGE + 2] = min(p1 / BRIDGE_SCALE, 1.0)
+            out[_PBRIDGE + p0] = 1.0
+            out[_PBRIDGE + 2] = min(p1 / BRIDGE_SCALE, 1.0)
         if what & _OPTION:
-            scratch[_POPTION] = 1.0 if p0 != 0 else 0.0
+            out[_POPTION] = 1.0 if p0 != 0 else 0.0
         if what & _PALACE15:
             for i in range(3):
-                scratch[_PPARTS + i] = (p0 >> i) & 1
+                out[_PPARTS + i] = (p0 >> i) & 1
         if what & _OFFER:
-            scratch[_PBUILDER + (p1 - observer) % n] = 1.0
+            out[_PBUILDER + (p1 - observer) % n] = 1.0
         if what & _HEX:
-            scratch[_HEX_PENDING + p2] = 1.0
+            out[_HEX_PENDING + p2] = 1.0
 
 
 _SPADE_TABLE = _SPADE_PLANES
@@ -271,16 +273,16 @@ def _reach_words(side: str) -> np.ndarray:
     return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
 
 
-def encode_into(scratch: np.ndarray, g: Game, observer: int) -> None:
-    """Zero ``scratch`` (``OBS_SIZE`` + 1 floats) and write the compiled part of ``observer``'s
+def encode_into(out: np.ndarray, g: Game, observer: int) -> None:
+    """Zero ``out`` (float32, ``OBS_SIZE``) and write the compiled part of ``observer``'s
     observation into it (see the module docstring for what is left to Python)."""
     if _compiled is None:
         raise RuntimeError("numba is not available (pip install aoi-env[fast]) or AOI_ENV_NUMBA=0")
-    if scratch.shape != (OBS_SIZE + 1,):
-        raise ValueError(f"scratch must have shape ({OBS_SIZE + 1},), got {scratch.shape}")
+    if out.shape != (OBS_SIZE,) or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {out.dtype} {out.shape}")
     s = g.state
     _compiled(
-        scratch,
+        out,
         s.players,
         s.glob,
         s.hexes,

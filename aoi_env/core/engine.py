@@ -290,16 +290,17 @@ class Game:
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
         self.state.glob[G_DECISIONS] += 1
-        HANDLERS[int(row[0])].apply(self, row, action)
+        HANDLERS[row.item(0)].apply(self, row, action)
 
     def _advance(self) -> None:
         """Run automatic entries and forced decisions until a real choice (or the end) is reached."""
         s = self.state
         glob = s.glob
+        skip_forced = self.config.skip_forced
         while True:
-            depth = int(glob[G_DEPTH])
+            depth = glob.item(G_DEPTH)  # .item(): a Python int without a numpy scalar (issue 10)
             if depth == 0:
-                if glob[G_PHASE] == Phase.OVER:
+                if glob.item(G_PHASE) == Phase.OVER:
                     self._legal = []
                     self._seat = -1
                     return
@@ -308,7 +309,7 @@ class Game:
                 flow.step(self)
                 continue
             row = s.stack[depth - 1]
-            kind = int(row[0])
+            kind = s.stack.item(depth - 1, 0)
             if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
@@ -319,14 +320,14 @@ class Game:
                     continue
                 raise RuntimeError(f"no legal move for {Kind(kind).name} of seat {int(row[1])}")
             legal = sorted(legal)
-            if len(legal) == 1 and self.config.skip_forced:
+            if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])
                 continue
-            if s.glob[G_PHASE] == Phase.SETUP and self.config.setup_choices == "random":
+            if glob.item(G_PHASE) == Phase.SETUP and self.config.setup_choices == "random":
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal
-            self._seat = int(row[1])
+            self._seat = s.stack.item(depth - 1, 1)
             return
 
 

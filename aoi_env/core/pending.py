@@ -111,7 +111,7 @@ _ZEROS = (0,) * (STACK_FIELDS - 2)
 
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
-    depth = int(state.glob[G_DEPTH])
+    depth = state.glob.item(G_DEPTH)
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
     state.stack[depth] = (kind, seat, *params, *_ZEROS[len(params) :])  # one write of the whole row
@@ -119,7 +119,7 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
 
 
 def pop(state: State) -> np.ndarray:
-    depth = state.glob[G_DEPTH] - 1
+    depth = state.glob.item(G_DEPTH) - 1
     state.glob[G_DEPTH] = depth
     return state.stack[depth].copy()
 
