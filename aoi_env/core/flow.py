@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -137,31 +136,37 @@ def cleanup(g: Game) -> None:
 
 
 def income(g: Game, seat: int) -> dict[str, int]:
-    """Everything the seat receives in Phase I, summed."""
-    p = g.state.players[seat]
-    total: Counter[str] = Counter()
-    board = g.data.boards[int(p[P_BOARD])]
-    total.update(board.base_income)
+    """Everything the seat receives in Phase I, summed (keys in the order they first appear)."""
+    pl = g.state.players[seat].tolist()  # plain ints (issue 10)
+    total: dict[str, int] = {}
+    board = g.data.boards[pl[P_BOARD]]
+    _add(total, board.base_income)
     for btype in PLAYER_BUILDINGS:
-        for slot in board.slot_income[btype][: int(p[P_BUILT.start + btype])]:
-            total.update(slot)
+        for slot in board.slot_income[btype][: pl[P_BUILT.start + btype]]:
+            _add(total, slot)
     tab = g.tab
-    if p[P_BONUS] >= 0:
-        total.update(tab.bonus_income[int(p[P_BONUS])])
-    comps = int(p[P_COMPETENCIES])
+    if pl[P_BONUS] >= 0:
+        _add(total, tab.bonus_income[pl[P_BONUS]])
+    comps = pl[P_COMPETENCIES]
     for c in range(12):
         if comps >> c & 1:
-            total.update(tab.competency_income[c])
-    for t in p[P_INNOVATIONS]:
+            _add(total, tab.competency_income[c])
+    for t in pl[P_INNOVATIONS]:
         if t >= 0:
-            total.update(tab.innovation_income[int(t)])
-    if p[P_PALACE_TILE] >= 0:
-        total.update(tab.palace_income[int(p[P_PALACE_TILE])])
-    total.update(tab.faction_income[int(p[P_FACTION])])
+            _add(total, tab.innovation_income[t])
+    if pl[P_PALACE_TILE] >= 0:
+        _add(total, tab.palace_income[pl[P_PALACE_TILE]])
+    _add(total, tab.faction_income[pl[P_FACTION]])
     for d in range(4):
-        if p[P_SCIENCE.start + d] >= 9:
-            total.update(g.science_income[d])
-    return dict(total)
+        if pl[P_SCIENCE.start + d] >= 9:
+            _add(total, g.science_income[d])
+    return total
+
+
+def _add(total: dict[str, int], gain: dict[str, int]) -> None:
+    """``total += gain`` key by key (as ``Counter.update``: zero amounts keep their key)."""
+    for key, amount in gain.items():
+        total[key] = total.get(key, 0) + amount
 
 
 @automatic(Kind.INCOME_SEAT)
