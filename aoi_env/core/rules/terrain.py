@@ -147,8 +147,8 @@ def _index(g: Game) -> HexCache:
     c = hex_cache(g)
     if c.typed is None:
         prev = c.prev
-        changed = _changed(c)
-        if prev is not None and prev.typed is not None and changed is not None:
+        changed = _changed(c) if prev is not None and prev.typed is not None else None
+        if changed is not None:
             c.typed, c.owned = _index_update(g, c, prev.typed, prev.owned, changed)
             return c
         h = g.state.hexes
@@ -282,8 +282,8 @@ def _terrain_bits(g: Game, c: HexCache) -> tuple[int, list[int]]:
     out = c.extra.get("terrain_bits")
     if out is None:
         prev = c.prev
-        changed = _changed(c)
-        if prev is not None and changed is not None and "terrain_bits" in prev.extra:
+        changed = _changed(c) if prev is not None and "terrain_bits" in prev.extra else None
+        if changed is not None:
             out = c.extra["terrain_bits"] = _terrain_bits_update(g, c, prev.extra["terrain_bits"], changed)
             return out
         planes = g.state.hexes[:, H_TERRAIN][None, :] == _LAND_TYPES[:, None]
