@@ -51,12 +51,14 @@ WORKSHOP_ID = BUILDING_BASE + Building.WORKSHOP - 1
 _WORKSHOP = int(Building.WORKSHOP)
 
 
-def _can_tunnel(g: Game, seat: int) -> bool:
-    return bool(g.tab.faction_flags[int(g.state.players[seat, P_FACTION])]["tunnel"])
+def _can_tunnel(g: Game, pl: list[int]) -> bool:
+    """The seat's faction tunnels (R95); ``pl``: its player row as plain ints."""
+    return bool(g.tab.faction_flags[pl[P_FACTION]]["tunnel"])
 
 
-def _can_fly(g: Game, seat: int) -> bool:
-    tile = int(g.state.players[seat, P_PALACE_TILE])
+def _can_fly(g: Game, pl: list[int]) -> bool:
+    """The seat's palace tile gives flight (R129); ``pl``: its player row as plain ints."""
+    tile = pl[P_PALACE_TILE]
     return tile >= 0 and bool(g.tab.palace_flags[tile]["flight"])
 
 
@@ -85,7 +87,7 @@ def _plain_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
 
 def _tunnel_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
     p = g.state.players[seat]
-    if flags & TB_NO_JUMP or not _can_tunnel(g, seat) or p[P_TOOLS] < 1:
+    if flags & TB_NO_JUMP or not _can_tunnel(g, p.tolist()) or p[P_TOOLS] < 1:
         return np.zeros(len(g.geo.land), dtype=bool)
     area = g.geo.tunnel_targets(terrain.own_mask(g, seat), g.state.built_bridges())
     return _targets(g, seat, area, free, flags, int(p[P_TOOLS]) - 1, _coins_for_workshop(g, seat))
@@ -93,7 +95,7 @@ def _tunnel_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
 
 def _fly_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
     p = g.state.players[seat]
-    if flags & TB_NO_JUMP or not _can_fly(g, seat) or p[P_SCHOLARS] < 1:
+    if flags & TB_NO_JUMP or not _can_fly(g, p.tolist()) or p[P_SCHOLARS] < 1:
         return np.zeros(len(g.geo.land), dtype=bool)
     area = g.geo.flight_targets(terrain.own_mask(g, seat), g.state.built_bridges())
     return _targets(g, seat, area, free, flags, int(p[P_TOOLS]), _coins_for_workshop(g, seat))
@@ -114,11 +116,9 @@ def has_tb_target(g: Game, seat: int, free: int, flags: int, pl: list[int] | Non
         return True
     if flags & TB_NO_JUMP:
         return False
-    tunnel = tools >= 1 and g.tab.faction_flags[pl[P_FACTION]]["tunnel"]  # _can_tunnel
-    if tunnel and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
+    if tools >= 1 and _can_tunnel(g, pl) and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
         return True
-    tile = pl[P_PALACE_TILE]
-    if tile >= 0 and g.tab.palace_flags[tile]["flight"] and pl[P_SCHOLARS] >= 1:  # _can_fly
+    if pl[P_SCHOLARS] >= 1 and _can_fly(g, pl):
         return _tb_possible(g, seat, "fly", free, flags, tools, pl)
     return False
 
