@@ -105,7 +105,7 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
                 env.reset(seed=episode)
             continue
         obs = env.observe(agent)
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]  # = np.flatnonzero for 1-D, ~0.6 µs less
         env.step(int(legal[int(rng.integers(len(legal)))]))
         done += 1
     dt = time.perf_counter() - t0
@@ -141,7 +141,7 @@ def bench_env_last(
                 episode += 1
                 e.reset(seed=episode)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]  # = np.flatnonzero for 1-D, ~0.6 µs less
         e.step(int(legal[int(rng.integers(len(legal)))]))
         done += 1
     return done / (time.perf_counter() - t0)

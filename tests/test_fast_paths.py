@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from aoi_env.core.decisions import can_upgrade, upgrade_targets
+from aoi_env.core import turn
+from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
+from aoi_env.core.moves import NUM_ACTIONS, SPECIAL_WORDS
 from aoi_env.core.pending import UP_ACTION
+from aoi_env.core.state import P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
 from aoi_env.data.enums import Building
 
 UPGRADED = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
@@ -40,6 +43,67 @@ def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:
                 seen_true += expected
                 checked += 1
     assert checked > 2000 and seen_true > 100
+
+
+def test_r66_r70_upgradable_lists_the_upgrade_actions_in_order() -> None:
+    """``upgradable`` (the MAIN legality's table of upgrade rows) lists the buildings of
+    ``turn.UPGRADES`` that ``can_upgrade`` allows, in that order."""
+    seen = set()
+    configs = (("aoi(players=3)", 5), ("aoi(players=5,ruleset=v1.0)", 6))
+    for g in _positions(configs):
+        seat = g.current_seat()
+        if 0 <= seat < g.config.players:
+            got = upgradable(g, seat)
+            assert got == [new for new in turn.UPGRADES if can_upgrade(g, seat, new)]
+            seen.update(got)
+    assert seen == set(turn.UPGRADES)
+
+
+def test_r76_unused_specials_equal_special_gain() -> None:
+    """R76: the memoised (special action, gain) pairs of MAIN legality equal ``special_gain`` of
+    every special action, for every seat at every decision (palace tiles, innovations 'Deus ex
+    machina' / 'Professors', competency C7, bonus tiles, faction actions, used this round)."""
+    seen = set()
+
+    def check(g: Game, seat: int) -> None:
+        pl = g.state.players[seat].tolist()
+        expected = [(sp, turn.special_gain(g, seat, sp)) for sp in range(len(SPECIAL_WORDS))]
+        assert list(turn._unused_specials(g, pl)) == [(sp, gain) for sp, gain in expected if gain is not None]
+        seen.update(sp for sp, _ in turn._unused_specials(g, pl))
+
+    configs = (("aoi(players=3,distribution=draft)", 8), ("aoi(players=2,ruleset=v1.0)", 9), ("aoi(players=5)", 11))
+    for g in _positions(configs):
+        for seat in range(g.config.players):
+            check(g, seat)
+    # the innovations and palace tiles with a special action are rare in random play: give them to a seat
+    g = Game("aoi(players=3)", seed=12)
+    p = g.state.players[0]
+    keys = g.data.innovation_keys
+    p[P_PALACE_TILE] = next(i for i, gain in enumerate(g.tab.palace_special) if gain)
+    for used in (0, 1 << turn.SP_DEUS, 1 << turn.SP_PROFESSORS, 1 << turn.SP_PALACE):
+        p[P_INNOVATIONS] = (keys.index("deus_ex_machina"), keys.index("professors"), -1)
+        p[P_SPECIALS_USED] = used
+        check(g, 0)
+    assert seen >= {
+        turn.SP_PALACE,
+        turn.SP_DEUS,
+        turn.SP_PROFESSORS,
+        turn.SP_COMPETENCY,
+        turn.SP_BONUS,
+        turn.SP_FACTION,
+    }
+
+
+def test_action_mask_marks_exactly_the_legal_ids_in_a_new_array() -> None:
+    """The mask is int8[NUM_ACTIONS], 1 exactly at the legal ids, writable, and a new array each
+    call (a caller may modify it without touching the game or the next mask)."""
+    for i, g in enumerate(_positions((("aoi(players=3)", 10),))):
+        mask = g.action_mask()
+        assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+        assert np.flatnonzero(mask).tolist() == g.legal_actions()
+        if i % 50 == 0:
+            mask[:] = 1
+            assert np.flatnonzero(g.action_mask()).tolist() == g.legal_actions()
 
 
 def test_r54_r39_building_index_equals_the_hexes() -> None:

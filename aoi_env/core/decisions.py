@@ -6,6 +6,8 @@ that repeats (pay 3 books, place 3 steps) re-pushes itself with the count reduce
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from aoi_env.core import effects, pending
@@ -57,6 +59,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
 )
+from aoi_env.data import load
 from aoi_env.data.enums import Building
 
 BOOKS = P_BOOKS.start
@@ -438,6 +441,8 @@ def _pavilion_apply(g: Game, row: np.ndarray, a: int) -> None:
 # --------------------------------------------------------------------------------------------
 # upgrades (R66-R70, palace 3, palace 4, BA5)
 
+_BUILT = buildings.BUILT
+_GUILD, _PALACE = int(Building.GUILD), int(Building.PALACE)
 _FROM = {
     Building.GUILD: Building.WORKSHOP,
     Building.SCHOOL: Building.GUILD,
@@ -471,26 +476,48 @@ def _no_palace_on_display(g: Game) -> bool:
     return not (g.state.glob[G_PALACE_STATE] == -1).any()
 
 
-def can_upgrade(g: Game, seat: int, new: int, pl: list[int] | None = None) -> bool:
-    """``bool(upgrade_targets(g, seat, new, UP_ACTION))`` without listing the targets (issue 10):
-    only the Guild's cost depends on the hex (R67), so one affordability check settles the
-    others, and the Guild needs a scan only when the full price is out of reach.  ``pl``: the
-    seat's player row as plain ints, when the caller has it."""
+@functools.cache
+def _upgrade_rows() -> tuple[tuple[int, int, int, int, int], ...]:
+    """(new, old, pieces, tools, coins) of the upgrade actions in ``turn.UPGRADES`` order (R66-R70),
+    read from the data once: the MAIN legality checks them at every decision (issue 10)."""
+    d = load()
+    rows = []
+    for new in (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE):
+        cost = d.building_cost[new]
+        if set(cost) - {"tools", "coins"}:
+            raise ValueError(f"building cost of {new.name} has other resources than tools and coins: {cost}")
+        rows.append((int(new), int(_FROM[new]), d.building_pieces[new], cost.get("tools", 0), cost.get("coins", 0)))
+    return tuple(rows)
+
+
+def upgradable(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
+    """The buildings ``new`` with ``upgrade_targets(g, seat, new, UP_ACTION)`` not empty, without
+    listing the targets (issue 10): only the Guild's price depends on the hex (R67), so one
+    affordability check settles the others, and the Guild needs a scan only when the full price
+    is out of reach.  ``pl``: the seat's player row as plain ints, when the caller has it."""
     if pl is None:
         pl = g.state.players[seat].tolist()
-    old = _FROM[new]
-    if pl[buildings.BUILT + new] >= g.data.building_pieces[new] or pl[buildings.BUILT + old] <= 0:
-        return False  # no piece left, no source building
-    if new == Building.PALACE and pl[P_PALACE_TILE] < 0 and pl[P_DRAFT_PALACE] < 0 and _no_palace_on_display(g):
-        return False  # ``_no_palace_tile``
-    cost = g.data.building_cost[new]
-    if pl[P_TOOLS] >= cost.get("tools", 0) and pl[P_COINS] >= cost.get("coins", 0):  # the full price
-        return True
-    if new != Building.GUILD:
-        return False
+    tools, coins = pl[P_TOOLS], pl[P_COINS]
+    out = []
+    for new, old, pieces, tools_cost, coins_cost in _upgrade_rows():
+        if pl[_BUILT + new] >= pieces or pl[_BUILT + old] <= 0:
+            continue  # no piece left, no source building
+        if new == _PALACE and pl[P_PALACE_TILE] < 0 and pl[P_DRAFT_PALACE] < 0 and _no_palace_on_display(g):
+            continue  # ``_no_palace_tile``
+        if (tools >= tools_cost and coins >= coins_cost) or (new == _GUILD and _guild_somewhere(g, seat, old)):
+            out.append(new)
+    return out
+
+
+def _guild_somewhere(g: Game, seat: int, old: int) -> bool:
+    """Some own Workshop where the Guild's price with its neighbours is payable (R67)."""
     p = g.state.players[seat]
-    positions = terrain.own_positions(g, seat, old)
-    return any(buildings.can_pay(p, buildings.guild_cost(g, seat, q)) for q in positions)
+    return any(buildings.can_pay(p, buildings.guild_cost(g, seat, q)) for q in terrain.own_positions(g, seat, old))
+
+
+def can_upgrade(g: Game, seat: int, new: int, pl: list[int] | None = None) -> bool:
+    """``bool(upgrade_targets(g, seat, new, UP_ACTION))`` (see ``upgradable``)."""
+    return new in upgradable(g, seat, pl)
 
 
 def _upgrade_text(g: Game, row: np.ndarray, a: int) -> str:

@@ -37,6 +37,8 @@ from aoi_env.core.state import (
 from aoi_env.core.tables import Tables, tables
 from aoi_env.data import GameData, load
 
+_NO_ACTIONS = bytes(NUM_ACTIONS)
+
 LegalFn = Callable[["Game", np.ndarray], list[int]]
 ApplyFn = Callable[["Game", np.ndarray, int], None]
 DescribeFn = Callable[["Game", np.ndarray, int], str]
@@ -164,9 +166,11 @@ class Game:
         return list(self._legal)
 
     def action_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self._legal] = 1
-        return mask
+        """int8[NUM_ACTIONS], 1 at the legal ids: a new writable array every call."""
+        mask = bytearray(_NO_ACTIONS)  # a few byte writes beat numpy's list indexing (issue 10)
+        for a in self._legal:
+            mask[a] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def legal_moves(self) -> list[str]:
         return [self._describe(a) for a in self._legal]

@@ -17,7 +17,7 @@ import functools
 import numpy as np
 
 from aoi_env.core import effects, pending, terraform
-from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, can_upgrade, pavilion_targets
+from aoi_env.core.decisions import DISC_NAMES, affordable_innovations, pavilion_targets, upgradable
 from aoi_env.core.engine import Game, applies, automatic, decision
 from aoi_env.core.moves import (
     A_BUILD,
@@ -191,6 +191,31 @@ def _special_gain(g: Game, pl: list[int], sp: int) -> dict | None:
     return g.tab.faction_special[pl[P_FACTION]] or None
 
 
+_SPECIALS: dict[tuple, tuple[tuple[int, dict], ...]] = {}
+
+
+def _unused_specials(g: Game, pl: list[int]) -> tuple[tuple[int, dict], ...]:
+    """(sp, gain) for every ``_special_gain`` that is not None, memoised on exactly the fields
+    ``_special_gain`` reads (MAIN legality runs it at every decision; issue 10)."""
+    key = (
+        g.tab.ruleset,
+        g.tab.players,
+        pl[P_SPECIALS_USED],
+        pl[P_PALACE_TILE],
+        *pl[P_INNOVATIONS],
+        pl[P_COMPETENCIES] >> COMPETENCY_C7 & 1,
+        pl[P_BONUS],
+        pl[P_FACTION],
+    )
+    out = _SPECIALS.get(key)
+    if out is None:
+        if len(_SPECIALS) > 4096:
+            _SPECIALS.clear()
+        gains = ((sp, _special_gain(g, pl, sp)) for sp in range(len(SPECIAL_WORDS)))
+        out = _SPECIALS[key] = tuple((sp, gain) for sp, gain in gains if gain is not None)
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # what can be done
 
@@ -215,10 +240,6 @@ def scholar_space(g: Game, d: int, form: int) -> int:
     return -1
 
 
-_UPGRADES = tuple(int(new) for new in UPGRADES)
-"""The buildings of the upgrade actions (R66-R70)."""
-
-
 def _can_pay_track(pl: list[int], cost: dict[str, int]) -> bool:
     """``tracks.can_pay`` from the player row as plain ints."""
     return (
@@ -237,9 +258,7 @@ def main_actions(g: Game, seat: int) -> list[int]:
     out = [A_PASS]
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
         out.append(A_BUILD)
-    for new in _UPGRADES:
-        if can_upgrade(g, seat, new, pl):
-            out.append(BUILDING_BASE + new - 1)
+    out.extend(BUILDING_BASE + new - 1 for new in upgradable(g, seat, pl))
     board = g.data.boards[pl[P_BOARD]]
     if pl[P_SAILING] < board.sailing_max and _can_pay_track(pl, board.sailing_cost):  # tracks.at_max / can_pay
         out.append(A_SAIL)
@@ -267,9 +286,8 @@ def main_actions(g: Game, seat: int) -> list[int]:
     for slot, k in enumerate(glob[G_BOOK_ACTIONS].tolist()):  # book_slots
         if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k], pl):
             out.append(BOOK_BASE + k)
-    for sp in range(len(SPECIAL_WORDS)):
-        gain = _special_gain(g, pl, sp)
-        if gain is not None and effects.feasible(g, seat, gain, pl):
+    for sp, gain in _unused_specials(g, pl):
+        if effects.feasible(g, seat, gain, pl):
             out.append(SPECIAL_BASE + sp)
     if (
         tab.faction_flags[pl[P_FACTION]]["bridge_action"]
