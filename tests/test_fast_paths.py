@@ -12,7 +12,7 @@ import numpy as np
 from aoi_env.core import turn
 from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
-from aoi_env.core.moves import NUM_ACTIONS, SPECIAL_WORDS
+from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
 from aoi_env.core.pending import UP_ACTION
 from aoi_env.core.state import P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
 from aoi_env.data.enums import Building
@@ -129,8 +129,9 @@ def test_r54_r39_building_index_equals_the_hexes() -> None:
 
 def test_r60_r61_has_tb_target_equals_the_target_masks() -> None:
     """R60-R61 (Terraform & Build; R95 tunnel, R129 flight): ``has_tb_target`` answers exactly
-    whether the plain, tunnel or flight target masks hold a hex, for free spades and flag sets
-    of every caller, at decisions of random games (Moles, and palace 9 given to a seat)."""
+    whether the plain, tunnel or flight target masks hold a hex, and TB_TARGET's legal ids from
+    the bit sets equal those masks' hexes and jumps, for free spades and flag sets of every
+    caller, at decisions of random games (Moles, and palace 9 given to a seat)."""
     from aoi_env.core import terraform
     from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP
     from aoi_env.core.state import P_PALACE_TILE
@@ -139,6 +140,7 @@ def test_r60_r61_has_tb_target_equals_the_target_masks() -> None:
              (0, TB_BUY | TB_BUILD | TB_LIZARD), (1, 0), (0, TB_BUILD))  # fmt: skip
     flight = None
     checked = seen_true = 0
+    seen_jumps: set[int] = set()
     for step, g in enumerate(_positions((("aoi(players=3,factions=moles+lizards+monks)", 7), ("aoi(players=4)", 8)))):
         if step % 3:
             continue
@@ -151,9 +153,16 @@ def test_r60_r61_has_tb_target_equals_the_target_masks() -> None:
                 masks = (terraform._plain_targets, terraform._tunnel_targets, terraform._fly_targets)
                 expected = any(bool(m(probe, seat, free, flags).any()) for m in masks)
                 assert terraform.has_tb_target(probe, seat, free, flags) == expected, (seat, free, flags)
+                # TB_TARGET's legal ids: the first hexes from the bit sets, then the jumps
+                pl = probe.state.players[seat].tolist()
+                hexes = terraform._hexes(terraform._plain_targets(probe, seat, free, flags))
+                assert terraform._reach_target_ids(probe, seat, free, flags, pl) == hexes, (seat, free, flags)
+                jumps = [jump for jump, m in ((TUNNEL, masks[1]), (FLY, masks[2])) if m(probe, seat, free, flags).any()]
+                assert terraform._jumps(probe, seat, free, flags, pl) == jumps, (seat, free, flags)
+                seen_jumps.update(jumps)
                 seen_true += expected
                 checked += 1
-    assert checked > 2000 and seen_true > 500
+    assert checked > 2000 and seen_true > 500 and seen_jumps == {TUNNEL, FLY}
 
 
 def test_r73_affordable_innovations_equal_innovation_cost() -> None:

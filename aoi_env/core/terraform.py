@@ -111,24 +111,29 @@ def has_tb_target(g: Game, seat: int, free: int, flags: int, pl: list[int] | Non
     """
     if pl is None:
         pl = g.state.players[seat].tolist()
-    tools = pl[P_TOOLS]
-    if _tb_possible(g, seat, "reach", free, flags, tools, pl):
-        return True
+    return _tb_possible(g, seat, "reach", free, flags, pl[P_TOOLS], pl) or bool(_jumps(g, seat, free, flags, pl))
+
+
+def _jumps(g: Game, seat: int, free: int, flags: int, pl: list[int]) -> list[int]:
+    """[TUNNEL] / [FLY] / both when that jump leads to a first hex: ``_tunnel_targets(...).any()``
+    and ``_fly_targets(...).any()`` from the cached area facts."""
+    out = []
     if flags & TB_NO_JUMP:
-        return False
+        return out
+    tools = pl[P_TOOLS]
     if tools >= 1 and _can_tunnel(g, pl) and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
-        return True
-    if pl[P_SCHOLARS] >= 1 and _can_fly(g, pl):
-        return _tb_possible(g, seat, "fly", free, flags, tools, pl)
-    return False
+        out.append(TUNNEL)  # R95: the tunnel costs 1 tool
+    if pl[P_SCHOLARS] >= 1 and _can_fly(g, pl) and _tb_possible(g, seat, "fly", free, flags, tools, pl):
+        out.append(FLY)  # R129: the flight costs 1 scholar
+    return out
 
 
-def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: int, pl: list[int]) -> bool:
-    """``_targets(...).any()`` for the ``area`` (reach / tunnel / fly): a non-native empty hex to
-    dig, or a native empty hex to build on; the area is looked at only when the seat can do one."""
+def _dig_or_build(g: Game, free: int, flags: int, tools: int, pl: list[int]) -> tuple[bool, bool]:
+    """(a spade can be had, a Workshop can be built) for a first hex, with ``tools`` left after
+    any jump: the two conditions of ``_targets`` from the player row as plain ints."""
     data = g.data
     # tools >= terrain.tools_per_spade(g, seat), from the list
-    dig = free > 0 or (flags & TB_BUY and tools >= data.boards[pl[P_BOARD]].terraforming_tools[pl[P_TERRAFORMING]])
+    dig = free > 0 or bool(flags & TB_BUY and tools >= data.boards[pl[P_BOARD]].terraforming_tools[pl[P_TERRAFORMING]])
     build = False
     if flags & TB_BUILD and not flags & TB_LIZARD:
         cost = data.building_cost[_WORKSHOP]
@@ -137,10 +142,33 @@ def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: in
             and tools >= cost["tools"]
             and pl[P_COINS] >= cost["coins"]
         )
+    return dig, build
+
+
+def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: int, pl: list[int]) -> bool:
+    """``_targets(...).any()`` for the ``area`` (reach / tunnel / fly): a non-native empty hex to
+    dig, or a native empty hex to build on; the area is looked at only when the seat can do one."""
+    dig, build = _dig_or_build(g, free, flags, tools, pl)
     if not dig and not build:
         return False
     non_native, native = _area_facts(g, seat, area)
     return bool((dig and non_native) or (build and native))
+
+
+def _reach_target_ids(g: Game, seat: int, free: int, flags: int, pl: list[int]) -> list[int]:
+    """``_hexes(_plain_targets(...))`` from the reach and land bit sets (issue 10)."""
+    dig, build = _dig_or_build(g, free, flags, pl[P_TOOLS], pl)
+    if not dig and not build:
+        return []
+    reach = terrain.reach_bits(g, seat)
+    non_native, native = terrain.land_bits(g, seat)
+    targets = reach & ((non_native if dig else 0) | (native if build else 0))
+    out = []
+    while targets:
+        low = targets & -targets
+        out.append(HEX_BASE + low.bit_length() - 1)
+        targets ^= low
+    return out
 
 
 def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
@@ -196,11 +224,8 @@ def _target_text(g: Game, row: np.ndarray, a: int) -> str:
 @decision(Kind.TB_TARGET, _target_text)
 def _target_legal(g: Game, row: np.ndarray) -> list[int]:
     seat, free, flags = int(row[1]), int(row[2]), int(row[3])
-    out = _hexes(_plain_targets(g, seat, free, flags))
-    if _tunnel_targets(g, seat, free, flags).any():
-        out.append(TUNNEL)
-    if _fly_targets(g, seat, free, flags).any():
-        out.append(FLY)
+    pl = g.state.players[seat].tolist()
+    out = _reach_target_ids(g, seat, free, flags, pl) + _jumps(g, seat, free, flags, pl)
     if flags & TB_LIZARD:
         out.append(DONE)  # Lizards may skip the spade and only place the free Workshop
     if out and _converts_first(g, seat, free, flags):
