@@ -406,7 +406,7 @@ class ObservationEncoder:
         if compiled and not observation_jit.AVAILABLE:
             raise ValueError("compiled=True needs numba (pip install aoi-env[fast]) and AOI_ENV_NUMBA unset")
         self.compiled = observation_jit.AVAILABLE if compiled is None else bool(compiled)
-        self._encode_into = observation_jit.encode_into
+        self._encode_into = observation_jit.write  # out is made here: no checks needed
         self.scratch = np.zeros(OBS_SIZE + 1, dtype=np.float32)  # the observation, then _TRASH
         self.buf = self.scratch[:OBS_SIZE]
         self.block_views = [self.buf[SLICES[b.name]].reshape(b.shape) for b in LAYOUT]
