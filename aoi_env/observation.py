@@ -718,7 +718,7 @@ def _write_pending(g: Game, observer: int, buf: np.ndarray, hex_pending: np.ndar
     row = pending_stack.top(g.state)
     if row is None:
         return
-    kind, seat, *p = row.tolist()
+    kind, seat, *p = row
     buf[_P["pending_kind"] + _KIND_INDEX[kind]] = 1.0
     buf[_P["pending_seat"] + relative_seat(seat, observer, g.seats)] = 1.0
     if kind == Kind.USE_KEY:

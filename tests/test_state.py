@@ -206,3 +206,23 @@ def test_game_rejects_a_state_of_another_player_count():
     b = in_progress("aoi(players=4)").state.to_bytes()
     with pytest.raises(ValueError, match=r"the state has 4 seats but aoi\(players=3\) has 3 players"):
         Game("aoi(players=3)", state=State.from_bytes(b))
+
+
+def test_pending_rows_are_plain_int_copies():
+    """``pending.top`` / ``pending.pop`` hand the handlers the entry as a list of Python ints
+    (issue 10: read several times per decision); changing that list leaves the stack as it is,
+    and ``pop`` removes exactly the entry ``top`` showed."""
+    from aoi_env.core import pending
+    from aoi_env.core.state import G_DEPTH, STACK_FIELDS
+
+    g = Game("aoi(players=3)", seed=5)
+    s = g.state.clone()
+    depth = int(s.glob[G_DEPTH])
+    row = pending.top(s)
+    assert type(row) is list and len(row) == STACK_FIELDS and all(type(v) is int for v in row)
+    assert row == s.stack[depth - 1].tolist()
+    row[0] = -7
+    assert pending.top(s) == s.stack[depth - 1].tolist() != row
+    popped = pending.pop(s)
+    assert popped == g.state.stack[depth - 1].tolist() and int(s.glob[G_DEPTH]) == depth - 1
+    assert all(type(v) is int for v in popped)

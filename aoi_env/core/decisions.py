@@ -25,7 +25,7 @@ from aoi_env.core.moves import (
     PALACE_BASE,
     YES,
 )
-from aoi_env.core.pending import BR_MOLES, UP_ACTION, UP_SWAP, Kind
+from aoi_env.core.pending import BR_MOLES, UP_ACTION, UP_SWAP, Kind, Row
 from aoi_env.core.rules import buildings, cities, power, science, terrain
 from aoi_env.core.state import (
     G_BONUS_COINS,
@@ -81,12 +81,12 @@ def _discs() -> list[int]:
 
 
 @decision(Kind.CHOOSE_BOOKS, lambda g, row, a: f"book {DISC_NAMES[a - DISC_BASE]}")
-def _books_legal(g: Game, row: np.ndarray) -> list[int]:
+def _books_legal(g: Game, row: Row) -> list[int]:
     return _discs()
 
 
 @applies(Kind.CHOOSE_BOOKS)
-def _books_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _books_apply(g: Game, row: Row, a: int) -> None:
     seat, n = int(row[1]), int(row[2])
     g.state.players[seat, BOOKS + disc_of(a)] += 1
     if n > 1:
@@ -94,13 +94,13 @@ def _books_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.PAY_BOOKS, lambda g, row, a: f"pay {DISC_NAMES[a - DISC_BASE]}")
-def _pay_legal(g: Game, row: np.ndarray) -> list[int]:
+def _pay_legal(g: Game, row: Row) -> list[int]:
     books = g.state.players[int(row[1]), P_BOOKS]
     return [DISC_BASE + d for d in range(4) if books[d] > 0]
 
 
 @applies(Kind.PAY_BOOKS)
-def _pay_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _pay_apply(g: Game, row: Row, a: int) -> None:
     seat, n = int(row[1]), int(row[2])
     g.state.players[seat, BOOKS + disc_of(a)] -= 1
     if n > 1:
@@ -108,12 +108,12 @@ def _pay_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.STEPS_ANY, lambda g, row, a: f"step {DISC_NAMES[a - DISC_BASE]}")
-def _steps_any_legal(g: Game, row: np.ndarray) -> list[int]:
+def _steps_any_legal(g: Game, row: Row) -> list[int]:
     return _discs()
 
 
 @applies(Kind.STEPS_ANY)
-def _steps_any_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _steps_any_apply(g: Game, row: Row, a: int) -> None:
     seat, n = int(row[1]), int(row[2])
     if n > 1:
         pending.push(g.state, Kind.STEPS_ANY, seat, n - 1)
@@ -121,17 +121,17 @@ def _steps_any_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.STEPS_ONE, lambda g, row, a: f"steps {DISC_NAMES[a - DISC_BASE]}")
-def _steps_one_legal(g: Game, row: np.ndarray) -> list[int]:
+def _steps_one_legal(g: Game, row: Row) -> list[int]:
     return _discs()
 
 
 @applies(Kind.STEPS_ONE)
-def _steps_one_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _steps_one_apply(g: Game, row: Row, a: int) -> None:
     science.advance(g, int(row[1]), disc_of(a), int(row[2]))
 
 
 @decision(Kind.USE_KEY, lambda g, row, a: f"key {DISC_NAMES[int(row[2])]}" if a == YES else "nokey")
-def _key_legal(g: Game, row: np.ndarray) -> list[int]:
+def _key_legal(g: Game, row: Row) -> list[int]:
     seat = int(row[1])
     if science.keys_available(g.state.players[seat]) > 0:
         return [YES, DONE]
@@ -139,7 +139,7 @@ def _key_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.USE_KEY)
-def _key_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _key_apply(g: Game, row: Row, a: int) -> None:
     if a == YES:
         science.unlock_and_continue(g, int(row[1]), int(row[2]), int(row[3]))
 
@@ -153,7 +153,7 @@ def competency_space(g: Game, comp: int) -> int:
 
 
 @decision(Kind.CHOOSE_COMPETENCY, lambda g, row, a: f"competency C{a - COMPETENCY_BASE + 1}")
-def _comp_legal(g: Game, row: np.ndarray) -> list[int]:
+def _comp_legal(g: Game, row: Row) -> list[int]:
     p = g.state.players[int(row[1])]
     left = g.state.glob[G_COMP_LEFT]
     owned = int(p[P_COMPETENCIES])
@@ -161,7 +161,7 @@ def _comp_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.CHOOSE_COMPETENCY)
-def _comp_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _comp_apply(g: Game, row: Row, a: int) -> None:
     seat, comp = int(row[1]), a - COMPETENCY_BASE
     take_competency(g, seat, comp)
 
@@ -182,13 +182,13 @@ def take_competency(g: Game, seat: int, comp: int) -> None:
 
 
 @decision(Kind.CHOOSE_CITY, lambda g, row, a: f"city K{a - CITY_BASE + 1}")
-def _city_legal(g: Game, row: np.ndarray) -> list[int]:
+def _city_legal(g: Game, row: Row) -> list[int]:
     left = g.state.glob[G_CITY_LEFT]
     return [CITY_BASE + k for k in range(7) if left[k] > 0]
 
 
 @applies(Kind.CHOOSE_CITY)
-def _city_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _city_apply(g: Game, row: Row, a: int) -> None:
     """Take a city tile: VP, key, bonus, then city triggers (R45, OP-18)."""
     seat, k = int(row[1]), a - CITY_BASE
     s = g.state
@@ -203,13 +203,13 @@ def _city_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.CHOOSE_PALACE, lambda g, row, a: f"palace {a - PALACE_BASE + 1}")
-def _palace_legal(g: Game, row: np.ndarray) -> list[int]:
+def _palace_legal(g: Game, row: Row) -> list[int]:
     state = g.state.glob[G_PALACE_STATE]
     return [PALACE_BASE + t for t in range(17) if state[t] == -1]
 
 
 @applies(Kind.CHOOSE_PALACE)
-def _palace_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _palace_apply(g: Game, row: Row, a: int) -> None:
     place_palace_tile(g, int(row[1]), a - PALACE_BASE)
 
 
@@ -269,12 +269,12 @@ def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
 
 
 @decision(Kind.CHOOSE_INNOVATION, lambda g, row, a: f"innovation {g.data.innovation_keys[a - INNOVATION_BASE]}")
-def _innov_legal(g: Game, row: np.ndarray) -> list[int]:
+def _innov_legal(g: Game, row: Row) -> list[int]:
     return [INNOVATION_BASE + t for _, t in affordable_innovations(g, int(row[1]))]
 
 
 @applies(Kind.CHOOSE_INNOVATION)
-def _innov_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _innov_apply(g: Game, row: Row, a: int) -> None:
     seat, tile = int(row[1]), a - INNOVATION_BASE
     s = g.state
     space = int(np.flatnonzero(s.glob[G_INNOV_SPACES] == tile)[0])
@@ -292,7 +292,7 @@ def _innov_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @automatic(Kind.INNOVATION_EFFECT)
-def _innov_effect(g: Game, row: np.ndarray) -> None:
+def _innov_effect(g: Game, row: Row) -> None:
     effects.gain(g, int(row[1]), g.tab.innovation_once[int(row[2])])
 
 
@@ -301,13 +301,13 @@ def _innov_effect(g: Game, row: np.ndarray) -> None:
 
 
 @decision(Kind.PASS_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
-def _pass_bonus_legal(g: Game, row: np.ndarray) -> list[int]:
+def _pass_bonus_legal(g: Game, row: Row) -> list[int]:
     state = g.state.glob[G_BONUS_STATE]
     return [BONUS_BASE + b for b in range(10) if state[b] == -1]
 
 
 @applies(Kind.PASS_BONUS)
-def _pass_bonus_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _pass_bonus_apply(g: Game, row: Row, a: int) -> None:
     """Take a display tile with its coins, then return the old one face up (R78.2, R78.3)."""
     seat, b = int(row[1]), a - BONUS_BASE
     take_bonus(g, seat, b)
@@ -341,17 +341,17 @@ def take_bonus(g: Game, seat: int, b: int, keep_coins: bool = True) -> None:
 # power offers (R42)
 
 
-def _offer_text(g: Game, row: np.ndarray, a: int) -> str:
+def _offer_text(g: Game, row: Row, a: int) -> str:
     return "leech accept" if a == YES else "leech decline"
 
 
 @decision(Kind.OFFER, _offer_text)
-def _offer_legal(g: Game, row: np.ndarray) -> list[int]:
+def _offer_legal(g: Game, row: Row) -> list[int]:
     return [YES, DONE]
 
 
 @applies(Kind.OFFER)
-def _offer_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _offer_apply(g: Game, row: Row, a: int) -> None:
     if a != YES:
         return
     p = g.state.players[int(row[1])]
@@ -371,18 +371,18 @@ def _bridge_pairs(g: Game, seat: int, mode: int) -> tuple[tuple[int, int], ...]:
 
 
 @decision(Kind.BRIDGE_END, lambda g, row, a: f"bridge {hex_name(a - HEX_BASE)}")
-def _bridge_end_legal(g: Game, row: np.ndarray) -> list[int]:
+def _bridge_end_legal(g: Game, row: Row) -> list[int]:
     ends = {e for pair in _bridge_pairs(g, int(row[1]), int(row[2])) for e in pair}
     return [HEX_BASE + e for e in sorted(ends)]
 
 
 @applies(Kind.BRIDGE_END)
-def _bridge_end_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _bridge_end_apply(g: Game, row: Row, a: int) -> None:
     pending.push(g.state, Kind.BRIDGE_DIR, int(row[1]), int(row[2]), int(row[3]), a - HEX_BASE)
 
 
 @decision(Kind.BRIDGE_DIR, lambda g, row, a: f"bridge to {hex_name(a - HEX_BASE)}")
-def _bridge_dir_legal(g: Game, row: np.ndarray) -> list[int]:
+def _bridge_dir_legal(g: Game, row: Row) -> list[int]:
     end = int(row[4])
     out = []
     for x, y in _bridge_pairs(g, int(row[1]), int(row[2])):
@@ -392,7 +392,7 @@ def _bridge_dir_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.BRIDGE_DIR)
-def _bridge_dir_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _bridge_dir_apply(g: Game, row: Row, a: int) -> None:
     seat, mode, left, end = (int(v) for v in row[1:5])
     build_bridge(g, seat, end, a - HEX_BASE)
     if left > 1:
@@ -423,14 +423,14 @@ def pavilion_targets(g: Game, seat: int) -> list[int]:
 
 
 @decision(Kind.PAVILION_TARGET, lambda g, row, a: f"pavilion {hex_name(a - HEX_BASE)}")
-def _pavilion_legal(g: Game, row: np.ndarray) -> list[int]:
+def _pavilion_legal(g: Game, row: Row) -> list[int]:
     if g.state.players[int(row[1]), P_PAVILIONS] <= 0:
         return []
     return [HEX_BASE + p for p in pavilion_targets(g, int(row[1]))]
 
 
 @applies(Kind.PAVILION_TARGET)
-def _pavilion_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _pavilion_apply(g: Game, row: Row, a: int) -> None:
     """Attach a pavilion: not a build, may complete a city (R141 C6, OP-50)."""
     seat = int(row[1])
     g.state.hexes[a - HEX_BASE, H_PAVILION] = 1
@@ -520,17 +520,17 @@ def can_upgrade(g: Game, seat: int, new: int, pl: list[int] | None = None) -> bo
     return new in upgradable(g, seat, pl)
 
 
-def _upgrade_text(g: Game, row: np.ndarray, a: int) -> str:
+def _upgrade_text(g: Game, row: Row, a: int) -> str:
     return f"upgrade {hex_name(a - HEX_BASE)}"
 
 
 @decision(Kind.UPGRADE_TARGET, _upgrade_text)
-def _upgrade_legal(g: Game, row: np.ndarray) -> list[int]:
+def _upgrade_legal(g: Game, row: Row) -> list[int]:
     return [HEX_BASE + p for p in upgrade_targets(g, int(row[1]), int(row[2]), int(row[3]))]
 
 
 @applies(Kind.UPGRADE_TARGET)
-def _upgrade_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _upgrade_apply(g: Game, row: Row, a: int) -> None:
     seat, new, source = int(row[1]), int(row[2]), int(row[3])
     upgrade(g, seat, a - HEX_BASE, new, source)
 
@@ -560,7 +560,7 @@ def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
 
 
 @automatic(Kind.PALACE_EFFECT)
-def _palace_effect(g: Game, row: np.ndarray) -> None:
+def _palace_effect(g: Game, row: Row) -> None:
     seat = int(row[1])
     tile = int(row[2]) if row[2] >= 0 else int(g.state.players[seat, P_PALACE_TILE])
     palace_tile_effect(g, seat, tile)
@@ -573,7 +573,7 @@ PALACE15_PARTS = {1: ("spades", 1, {"tb": 2}), 2: ("bridges", 2, {"bridge": 2}),
 
 
 @decision(Kind.PALACE15, lambda g, row, a: f"part {PALACE15_PARTS[a - COUNT_BASE + 1][0]}")
-def _p15_legal(g: Game, row: np.ndarray) -> list[int]:
+def _p15_legal(g: Game, row: Row) -> list[int]:
     seat, mask = int(row[1]), int(row[2])
     return [
         COUNT_BASE + k - 1
@@ -583,7 +583,7 @@ def _p15_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.PALACE15)
-def _p15_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _p15_apply(g: Game, row: Row, a: int) -> None:
     seat, mask = int(row[1]), int(row[2])
     _, bit, gain = PALACE15_PARTS[a - COUNT_BASE + 1]
     if mask & ~bit:
@@ -599,12 +599,12 @@ def guild_anywhere_targets(g: Game, seat: int) -> list[int]:
 
 
 @decision(Kind.GUILD_ANYWHERE, lambda g, row, a: f"guild {hex_name(a - HEX_BASE)}")
-def _g16_legal(g: Game, row: np.ndarray) -> list[int]:
+def _g16_legal(g: Game, row: Row) -> list[int]:
     return [HEX_BASE + p for p in guild_anywhere_targets(g, int(row[1]))]
 
 
 @applies(Kind.GUILD_ANYWHERE)
-def _g16_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _g16_apply(g: Game, row: Row, a: int) -> None:
     seat, pos = int(row[1]), a - HEX_BASE
     buildings.place(g, seat, pos, Building.GUILD)
     buildings.after_build(g, seat, pos, Building.GUILD)
@@ -615,7 +615,7 @@ def _g16_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @automatic(Kind.CITY_CHECK)
-def _city_check(g: Game, row: np.ndarray) -> None:
+def _city_check(g: Game, row: Row) -> None:
     seat = int(row[1])
     p = g.state.players[seat]
     if row[2] == 1:
@@ -636,7 +636,7 @@ def _city_check(g: Game, row: np.ndarray) -> None:
 _ACQUISITIONS = frozenset({Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_PALACE, Kind.PALACE_EFFECT})
 
 
-def _order_text(g: Game, row: np.ndarray, a: int) -> str:
+def _order_text(g: Game, row: Row, a: int) -> str:
     if a == COUNT_BASE:
         return "first city"
     below = g.state.stack[int(g.state.glob[G_DEPTH]) - int(row[2]) - 2]  # under this row and the city tiles
@@ -644,12 +644,12 @@ def _order_text(g: Game, row: np.ndarray, a: int) -> str:
 
 
 @decision(Kind.REWARD_ORDER, _order_text)
-def _order_legal(g: Game, row: np.ndarray) -> list[int]:
+def _order_legal(g: Game, row: Row) -> list[int]:
     return [COUNT_BASE, COUNT_BASE + 1]
 
 
 @applies(Kind.REWARD_ORDER)
-def _order_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _order_apply(g: Game, row: Row, a: int) -> None:
     """``first competency`` / ``first palace`` moves the upgrade's tile choice above the city tiles."""
     if a == COUNT_BASE:
         return
@@ -662,18 +662,18 @@ def _order_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.RIVER_CITY, lambda g, row, a: "done" if a == DONE else f"rivercity {hex_name(a - HEX_BASE)}")
-def _river_legal(g: Game, row: np.ndarray) -> list[int]:
+def _river_legal(g: Game, row: Row) -> list[int]:
     options = cities.river_city_options(g, int(row[1]))
     return [*(HEX_BASE + r for r in sorted(options)), DONE] if options else []
 
 
 @applies(Kind.RIVER_CITY)
-def _river_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _river_apply(g: Game, row: Row, a: int) -> None:
     """Palace 14 (R134): use the river crossing now, or not now (it is offered again later)."""
     if a != DONE:
         cities.found_river_city(g, int(row[1]), a - HEX_BASE)
 
 
 @automatic(Kind.GAIN)
-def _gain_later(g: Game, row: np.ndarray) -> None:
+def _gain_later(g: Game, row: Row) -> None:
     effects.gain(g, int(row[1]), effects.source_gain(g, int(row[2]), int(row[3]), int(row[4])), int(row[5]) or 1)

@@ -22,7 +22,7 @@ from aoi_env.core import pending
 from aoi_env.core.board import Geometry
 from aoi_env.core.config import GameConfig
 from aoi_env.core.moves import NUM_ACTIONS
-from aoi_env.core.pending import DROPPABLE, Kind
+from aoi_env.core.pending import DROPPABLE, Kind, Row
 from aoi_env.core.state import (
     G_DECISIONS,
     G_DEPTH,
@@ -39,10 +39,10 @@ from aoi_env.data import GameData, load
 
 _NO_ACTIONS = bytes(NUM_ACTIONS)
 
-LegalFn = Callable[["Game", np.ndarray], list[int]]
-ApplyFn = Callable[["Game", np.ndarray, int], None]
-DescribeFn = Callable[["Game", np.ndarray, int], str]
-AutoFn = Callable[["Game", np.ndarray], None]
+LegalFn = Callable[["Game", Row], list[int]]
+ApplyFn = Callable[["Game", Row, int], None]
+DescribeFn = Callable[["Game", Row, int], str]
+AutoFn = Callable[["Game", Row], None]
 
 
 # every first word of a notation string (docs/notation.md): a known verb that is not legal now gets
@@ -97,7 +97,7 @@ def automatic(kind: Kind) -> Callable[[AutoFn], AutoFn]:
     return wrap
 
 
-def _missing_apply(g: Game, row: np.ndarray, action: int) -> None:
+def _missing_apply(g: Game, row: Row, action: int) -> None:
     raise NotImplementedError(f"no apply function for {Kind(int(row[0])).name}")
 
 
@@ -294,7 +294,7 @@ class Game:
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
         self.state.glob[G_DECISIONS] += 1
-        HANDLERS[row.item(0)].apply(self, row, action)
+        HANDLERS[row[0]].apply(self, row, action)
 
     def _advance(self) -> None:
         """Run automatic entries and forced decisions until a real choice (or the end) is reached."""
@@ -312,8 +312,8 @@ class Game:
 
                 flow.step(self)
                 continue
-            row = s.stack[depth - 1]
-            kind = s.stack.item(depth - 1, 0)
+            row = s.stack[depth - 1].tolist()  # plain ints for the handlers (see pending.pop)
+            kind = row[0]
             if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
@@ -331,7 +331,7 @@ class Game:
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal
-            self._seat = s.stack.item(depth - 1, 1)
+            self._seat = row[1]
             return
 
 

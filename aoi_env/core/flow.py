@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from aoi_env.core import automa, effects, pending, setup
 from aoi_env.core.engine import automatic
-from aoi_env.core.pending import Kind
+from aoi_env.core.pending import Kind, Row
 from aoi_env.core.rules import scoring
 from aoi_env.core.state import (
     G_BONUS_COINS,
@@ -102,7 +100,7 @@ def _next_turn(g: Game) -> None:
 
 
 @automatic(Kind.END_TURN)
-def _end_turn(g: Game, row: np.ndarray) -> None:
+def _end_turn(g: Game, row: Row) -> None:
     seats = order(g)
     g.state.glob[G_TURN] = (seats.index(int(row[1])) + 1) % len(seats)
 
@@ -170,7 +168,7 @@ def _add(total: dict[str, int], gain: dict[str, int]) -> None:
 
 
 @automatic(Kind.INCOME_SEAT)
-def _income_seat(g: Game, row: np.ndarray) -> None:
+def _income_seat(g: Game, row: Row) -> None:
     seat = int(row[1])
     effects.gain(g, seat, income(g, seat))
 
@@ -190,21 +188,21 @@ def science_bonus(g: Game, seat: int) -> dict[str, Any]:
 
 
 @automatic(Kind.SCIENCE_SEAT)
-def _science_seat(g: Game, row: np.ndarray) -> None:
+def _science_seat(g: Game, row: Row) -> None:
     seat = int(row[1])
     effects.gain(g, seat, science_bonus(g, seat))
 
 
 @automatic(Kind.AUTOMA_TURN)
-def _automa_turn(g: Game, row: np.ndarray) -> None:
+def _automa_turn(g: Game, row: Row) -> None:
     automa.take_turn(g, int(row[1]))
 
 
 @automatic(Kind.AUTOMA_STEP)
-def _automa_step(g: Game, row: np.ndarray) -> None:
+def _automa_step(g: Game, row: Row) -> None:
     automa.resolve_step(g, int(row[1]), *(int(v) for v in row[2:6]))
 
 
 @automatic(Kind.PLAYER_SETUP)
-def _player_setup(g: Game, row: np.ndarray) -> None:
+def _player_setup(g: Game, row: Row) -> None:
     setup.player_setup(g, int(row[1]))

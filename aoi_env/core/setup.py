@@ -17,7 +17,7 @@ from aoi_env.core import effects, pending
 from aoi_env.core.board import hex_name
 from aoi_env.core.engine import applies, automatic, decision
 from aoi_env.core.moves import BONUS_BASE, BUILDING_BASE, BUNDLE_BASE, FACTION_BASE, HEX_BASE, PALACE_BASE, TERRAIN_BASE
-from aoi_env.core.pending import Kind
+from aoi_env.core.pending import Kind, Row
 from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
     G_AREA_TOKEN,
@@ -425,17 +425,17 @@ def player_setup(g: Game, seat: int) -> None:
 # setup decisions
 
 
-def _bundle_text(g: Game, row: np.ndarray, a: int) -> str:
+def _bundle_text(g: Game, row: Row, a: int) -> str:
     return f"set {TERRAIN_NAMES[a - BUNDLE_BASE]}"
 
 
 @decision(Kind.PICK_BUNDLE, _bundle_text)
-def _bundle_legal(g: Game, row: np.ndarray) -> list[int]:
+def _bundle_legal(g: Game, row: Row) -> list[int]:
     return [BUNDLE_BASE + t for t in range(7) if g.state.glob[G_BUNDLE_FACTION.start + t] >= 0]
 
 
 @applies(Kind.PICK_BUNDLE)
-def _bundle_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _bundle_apply(g: Game, row: Row, a: int) -> None:
     """R15.4-R15.5: the set's faction, the matching planning board, the round bonus tile."""
     from aoi_env.core.decisions import take_bonus
 
@@ -447,7 +447,7 @@ def _bundle_apply(g: Game, row: np.ndarray, a: int) -> None:
     take_bonus(g, seat, int(s.glob[G_BUNDLE_BONUS.start + t]))
 
 
-def _draft_text(g: Game, row: np.ndarray, a: int) -> str:
+def _draft_text(g: Game, row: Row, a: int) -> str:
     if TERRAIN_BASE <= a < TERRAIN_BASE + 7:
         return f"draft {TERRAIN_NAMES[a - TERRAIN_BASE]}"
     if FACTION_BASE <= a < FACTION_BASE + 12:
@@ -456,7 +456,7 @@ def _draft_text(g: Game, row: np.ndarray, a: int) -> str:
 
 
 @decision(Kind.DRAFT_PICK, _draft_text)
-def _draft_legal(g: Game, row: np.ndarray) -> list[int]:
+def _draft_legal(g: Game, row: Row) -> list[int]:
     """R16.7: one component per turn, of a type the player does not have yet."""
     s = g.state
     p = s.players[int(row[1])]
@@ -471,7 +471,7 @@ def _draft_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.DRAFT_PICK)
-def _draft_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _draft_apply(g: Game, row: Row, a: int) -> None:
     seat = int(row[1])
     s = g.state
     p = s.players[seat]
@@ -487,19 +487,19 @@ def _draft_apply(g: Game, row: np.ndarray, a: int) -> None:
     slots[np.flatnonzero(slots == value)[0]] = -1
 
 
-def _solo_text(g: Game, row: np.ndarray, a: int) -> str:
+def _solo_text(g: Game, row: Row, a: int) -> str:
     f = a - FACTION_BASE
     slots = [int(x) for x in g.state.glob[G_DRAFT_FACTIONS]]
     return f"take {FACTION_NAMES[f]} {TERRAIN_NAMES[int(g.state.glob[G_DRAFT_BOARDS.start + slots.index(f)])]}"
 
 
 @decision(Kind.SOLO_PICK, _solo_text)
-def _solo_legal(g: Game, row: np.ndarray) -> list[int]:
+def _solo_legal(g: Game, row: Row) -> list[int]:
     return [FACTION_BASE + int(f) for f in g.state.glob[G_DRAFT_FACTIONS] if f >= 0]
 
 
 @applies(Kind.SOLO_PICK)
-def _solo_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _solo_apply(g: Game, row: Row, a: int) -> None:
     """AUTOMA.md §3.3: a set (planning card + 2 factions); take the card's board and one faction."""
     s = g.state
     f = a - FACTION_BASE
@@ -511,7 +511,7 @@ def _solo_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @automatic(Kind.AUTOMA_SETUP)
-def _automa_setup(g: Game, row: np.ndarray) -> None:
+def _automa_setup(g: Game, row: Row) -> None:
     """AUTOMA.md §3.6: her marked then unmarked Workshop on the lettered hexes of her terrain."""
     from aoi_env.core import automa as am
 
@@ -530,20 +530,20 @@ def _automa_setup(g: Game, row: np.ndarray) -> None:
 
 
 @decision(Kind.PICK_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
-def _setup_bonus_legal(g: Game, row: np.ndarray) -> list[int]:
+def _setup_bonus_legal(g: Game, row: Row) -> list[int]:
     state = g.state.glob[G_BONUS_STATE]
     return [BONUS_BASE + b for b in range(10) if state[b] == -1]
 
 
 @applies(Kind.PICK_BONUS)
-def _setup_bonus_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _setup_bonus_apply(g: Game, row: Row, a: int) -> None:
     from aoi_env.core.decisions import take_bonus
 
     take_bonus(g, int(row[1]), a - BONUS_BASE)
 
 
 @decision(Kind.INITIAL_KIND, lambda g, row, a: f"start {Building(a - BUILDING_BASE + 1).name.lower()}")
-def _kind_legal(g: Game, row: np.ndarray) -> list[int]:
+def _kind_legal(g: Game, row: Row) -> list[int]:
     """OP-43: Omar chooses Workshop or Tower at each of its three placements."""
     p = g.state.players[int(row[1])]
     out = []
@@ -555,7 +555,7 @@ def _kind_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.INITIAL_KIND)
-def _kind_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _kind_apply(g: Game, row: Row, a: int) -> None:
     pending.push(g.state, Kind.INITIAL_PLACE, int(row[1]), a - BUILDING_BASE + 1)
 
 
@@ -565,12 +565,12 @@ def initial_targets(g: Game, seat: int) -> np.ndarray:
 
 
 @decision(Kind.INITIAL_PLACE, lambda g, row, a: f"place {hex_name(a - HEX_BASE)}")
-def _initial_legal(g: Game, row: np.ndarray) -> list[int]:
+def _initial_legal(g: Game, row: Row) -> list[int]:
     return [HEX_BASE + int(p) for p in np.flatnonzero(initial_targets(g, int(row[1])))]
 
 
 @applies(Kind.INITIAL_PLACE)
-def _initial_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _initial_apply(g: Game, row: Row, a: int) -> None:
     """Initial placement is not a build: no offers, no scoring (R21, OP-56)."""
     seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
     buildings.place(g, seat, pos, btype, neutral=btype == Building.TOWER)

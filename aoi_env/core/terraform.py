@@ -23,7 +23,7 @@ from aoi_env.core.board import hex_name
 from aoi_env.core.effects import fire
 from aoi_env.core.engine import Game, applies, decision
 from aoi_env.core.moves import BUILDING_BASE, CONVERT_BASE, COUNT_BASE, DONE, FLY, HEX_BASE, NUM_CONVERSIONS, TUNNEL
-from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
+from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind, Row
 from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
     G_NEUTRAL_LEFT,
@@ -207,7 +207,7 @@ def _hexes(mask: np.ndarray) -> list[int]:
 # TB_TARGET / TB_TUNNEL / TB_FLY
 
 
-def _target_text(g: Game, row: np.ndarray, a: int) -> str:
+def _target_text(g: Game, row: Row, a: int) -> str:
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
         from aoi_env.core.turn import describe_turn
 
@@ -222,7 +222,7 @@ def _target_text(g: Game, row: np.ndarray, a: int) -> str:
 
 
 @decision(Kind.TB_TARGET, _target_text)
-def _target_legal(g: Game, row: np.ndarray) -> list[int]:
+def _target_legal(g: Game, row: Row) -> list[int]:
     seat, free, flags = int(row[1]), int(row[2]), int(row[3])
     pl = g.state.players[seat].tolist()
     out = _reach_target_ids(g, seat, free, flags, pl) + _jumps(g, seat, free, flags, pl)
@@ -243,7 +243,7 @@ def _converts_first(g: Game, seat: int, free: int, flags: int) -> bool:
 
 
 @applies(Kind.TB_TARGET)
-def _target_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _target_apply(g: Game, row: Row, a: int) -> None:
     seat, free, flags = int(row[1]), int(row[2]), int(row[3])
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:  # OP-59: then the same TB
         from aoi_env.core.turn import convert
@@ -261,12 +261,12 @@ def _target_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.TB_TUNNEL, lambda g, row, a: f"tunnel {hex_name(a - HEX_BASE)}")
-def _tunnel_legal(g: Game, row: np.ndarray) -> list[int]:
+def _tunnel_legal(g: Game, row: Row) -> list[int]:
     return _hexes(_tunnel_targets(g, int(row[1]), int(row[2]), int(row[3])))
 
 
 @applies(Kind.TB_TUNNEL)
-def _tunnel_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _tunnel_apply(g: Game, row: Row, a: int) -> None:
     seat = int(row[1])
     g.state.players[seat, P_TOOLS] -= 1  # R95: 1 tool per tunnel
     fire(g, seat, "tunnel")
@@ -274,12 +274,12 @@ def _tunnel_apply(g: Game, row: np.ndarray, a: int) -> None:
 
 
 @decision(Kind.TB_FLY, lambda g, row, a: f"fly {hex_name(a - HEX_BASE)}")
-def _fly_legal(g: Game, row: np.ndarray) -> list[int]:
+def _fly_legal(g: Game, row: Row) -> list[int]:
     return _hexes(_fly_targets(g, int(row[1]), int(row[2]), int(row[3])))
 
 
 @applies(Kind.TB_FLY)
-def _fly_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _fly_apply(g: Game, row: Row, a: int) -> None:
     seat = int(row[1])
     p = g.state.players[seat]
     p[P_SCHOLARS] -= 1  # R129: return 1 scholar
@@ -315,13 +315,13 @@ def _max_spades(g: Game, seat: int, free: int, flags: int, pos: int) -> int:
 
 
 @decision(Kind.TB_SPADES, lambda g, row, a: f"spades {a - COUNT_BASE + 1}")
-def _spades_legal(g: Game, row: np.ndarray) -> list[int]:
+def _spades_legal(g: Game, row: Row) -> list[int]:
     k = _max_spades(g, int(row[1]), int(row[2]), int(row[3]), int(row[4]))
     return [COUNT_BASE + i for i in range(k)]
 
 
 @applies(Kind.TB_SPADES)
-def _spades_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _spades_apply(g: Game, row: Row, a: int) -> None:
     seat, free, flags, pos = (int(v) for v in row[1:5])
     k = a - COUNT_BASE + 1
     bought = max(0, k - free)
@@ -339,7 +339,7 @@ def _spades_apply(g: Game, row: np.ndarray, a: int) -> None:
 # TB_FINISH
 
 
-def _finish_text(g: Game, row: np.ndarray, a: int) -> str:
+def _finish_text(g: Game, row: Row, a: int) -> str:
     if a == WORKSHOP_ID:
         return "workshop"
     if a == DONE:
@@ -354,7 +354,7 @@ def _extra_targets(g: Game, seat: int, exclude: int) -> np.ndarray:
 
 
 @decision(Kind.TB_FINISH, _finish_text)
-def _finish_legal(g: Game, row: np.ndarray) -> list[int]:
+def _finish_legal(g: Game, row: Row) -> list[int]:
     seat, left, flags, pos = (int(v) for v in row[1:5])
     out = _hexes(_extra_targets(g, seat, pos)) if left > 0 else []
     if flags & TB_BUILD and buildings.workshop_affordable(g, seat) and g.state.hexes[pos, H_BUILDING] == 0:
@@ -364,7 +364,7 @@ def _finish_legal(g: Game, row: np.ndarray) -> list[int]:
 
 
 @applies(Kind.TB_FINISH)
-def _finish_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _finish_apply(g: Game, row: Row, a: int) -> None:
     seat, left, flags, pos = (int(v) for v in row[1:5])
     if a == DONE:
         return
@@ -386,12 +386,12 @@ def _lizard_targets(g: Game, seat: int) -> np.ndarray:
 
 
 @decision(Kind.LIZARD_BUILD, lambda g, row, a: "done" if a == DONE else f"workshop {hex_name(a - HEX_BASE)}")
-def _lizard_legal(g: Game, row: np.ndarray) -> list[int]:
+def _lizard_legal(g: Game, row: Row) -> list[int]:
     return [*_hexes(_lizard_targets(g, int(row[1]))), DONE]
 
 
 @applies(Kind.LIZARD_BUILD)
-def _lizard_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _lizard_apply(g: Game, row: Row, a: int) -> None:
     if a != DONE:
         _build_workshop(g, int(row[1]), a - HEX_BASE, free=True)
 
@@ -405,13 +405,13 @@ def _loose_targets(g: Game, seat: int) -> np.ndarray:
 
 
 @decision(Kind.SPADES, lambda g, row, a: "done" if a == DONE else f"spade {hex_name(a - HEX_BASE)}")
-def _loose_legal(g: Game, row: np.ndarray) -> list[int]:
+def _loose_legal(g: Game, row: Row) -> list[int]:
     targets = _hexes(_loose_targets(g, int(row[1])))
     return [*targets, DONE] if targets else []
 
 
 @applies(Kind.SPADES)
-def _loose_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _loose_apply(g: Game, row: Row, a: int) -> None:
     seat, left = int(row[1]), int(row[2])
     if a == DONE:
         return
@@ -432,14 +432,14 @@ def neutral_targets(g: Game, seat: int) -> np.ndarray:
 
 
 @decision(Kind.NEUTRAL_PLACE, lambda g, row, a: f"neutral {hex_name(a - HEX_BASE)}")
-def _neutral_legal(g: Game, row: np.ndarray) -> list[int]:
+def _neutral_legal(g: Game, row: Row) -> list[int]:
     if g.state.glob[G_NEUTRAL_LEFT.start + int(row[2])] <= 0:
         return []
     return _hexes(neutral_targets(g, int(row[1])))
 
 
 @applies(Kind.NEUTRAL_PLACE)
-def _neutral_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _neutral_apply(g: Game, row: Row, a: int) -> None:
     seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
     d = int(terrain.distances_to_native(g, seat)[pos])
     if d:

@@ -54,7 +54,7 @@ from aoi_env.core.moves import (
     SPECIAL_WORDS,
     SPELL_BASE,
 )
-from aoi_env.core.pending import BR_MOLES, PART_EFFECT, SRC_BOOK, TB_BUILD, TB_BUY, UP_ACTION, Kind
+from aoi_env.core.pending import BR_MOLES, PART_EFFECT, SRC_BOOK, TB_BUILD, TB_BUY, UP_ACTION, Kind, Row
 from aoi_env.core.rules import power, science, tracks
 from aoi_env.core.rules.power import II, III
 from aoi_env.core.state import (
@@ -305,7 +305,7 @@ def main_actions(g: Game, seat: int) -> list[int]:
 # MAIN and POST
 
 
-def describe_turn(g: Game, row: np.ndarray, a: int) -> str:
+def describe_turn(g: Game, row: Row, a: int) -> str:
     if a == DONE:
         return "done"
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
@@ -327,13 +327,13 @@ def describe_turn(g: Game, row: np.ndarray, a: int) -> str:
 
 
 @decision(Kind.MAIN, describe_turn)
-def _main_legal(g: Game, row: np.ndarray) -> list[int]:
+def _main_legal(g: Game, row: Row) -> list[int]:
     seat = int(row[1])
     return conversions(g.state.players[seat]) + main_actions(g, seat)
 
 
 @applies(Kind.MAIN)
-def _main_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _main_apply(g: Game, row: Row, a: int) -> None:
     seat = int(row[1])
     s = g.state
     p = s.players[seat]
@@ -444,12 +444,12 @@ def pass_gains(g: Game, seat: int) -> list[dict]:
 
 
 @decision(Kind.POST, describe_turn)
-def _post_legal(g: Game, row: np.ndarray) -> list[int]:
+def _post_legal(g: Game, row: Row) -> list[int]:
     return [*conversions(g.state.players[int(row[1])]), DONE]
 
 
 @applies(Kind.POST)
-def _post_apply(g: Game, row: np.ndarray, a: int) -> None:
+def _post_apply(g: Game, row: Row, a: int) -> None:
     seat = int(row[1])
     if a != DONE:
         convert(g.state.players[seat], a - CONVERT_BASE)
@@ -463,12 +463,12 @@ def convertible(player: np.ndarray) -> tuple[int, int, int, int, int]:
 
 
 @automatic(Kind.END_ACTION)
-def _end_action(g: Game, row: np.ndarray) -> None:
+def _end_action(g: Game, row: Row) -> None:
     """Open ``POST``; after a Pass (p0 = 1, p1..p5 = ``convertible`` before it) only if the pass
     increased one of those (see the module docstring)."""
     seat = int(row[1])
     if row[2] == 1:
-        before = row[3:8].tolist()
+        before = list(row[3:8])
         if not any(now > was for now, was in zip(convertible(g.state.players[seat]), before, strict=True)):
             return
     pending.push(g.state, Kind.POST, seat)
