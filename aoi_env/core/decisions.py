@@ -87,7 +87,7 @@ def _books_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.CHOOSE_BOOKS)
 def _books_apply(g: Game, row: Row, a: int) -> None:
-    seat, n = int(row[1]), int(row[2])
+    seat, n = row[1], row[2]
     g.state.players[seat, BOOKS + disc_of(a)] += 1
     if n > 1:
         pending.push(g.state, Kind.CHOOSE_BOOKS, seat, n - 1)
@@ -95,13 +95,13 @@ def _books_apply(g: Game, row: Row, a: int) -> None:
 
 @decision(Kind.PAY_BOOKS, lambda g, row, a: f"pay {DISC_NAMES[a - DISC_BASE]}")
 def _pay_legal(g: Game, row: Row) -> list[int]:
-    books = g.state.players[int(row[1]), P_BOOKS]
+    books = g.state.players[row[1], P_BOOKS]
     return [DISC_BASE + d for d in range(4) if books[d] > 0]
 
 
 @applies(Kind.PAY_BOOKS)
 def _pay_apply(g: Game, row: Row, a: int) -> None:
-    seat, n = int(row[1]), int(row[2])
+    seat, n = row[1], row[2]
     g.state.players[seat, BOOKS + disc_of(a)] -= 1
     if n > 1:
         pending.push(g.state, Kind.PAY_BOOKS, seat, n - 1)
@@ -114,7 +114,7 @@ def _steps_any_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.STEPS_ANY)
 def _steps_any_apply(g: Game, row: Row, a: int) -> None:
-    seat, n = int(row[1]), int(row[2])
+    seat, n = row[1], row[2]
     if n > 1:
         pending.push(g.state, Kind.STEPS_ANY, seat, n - 1)
     science.advance(g, seat, disc_of(a), 1)
@@ -127,12 +127,12 @@ def _steps_one_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.STEPS_ONE)
 def _steps_one_apply(g: Game, row: Row, a: int) -> None:
-    science.advance(g, int(row[1]), disc_of(a), int(row[2]))
+    science.advance(g, row[1], disc_of(a), row[2])
 
 
-@decision(Kind.USE_KEY, lambda g, row, a: f"key {DISC_NAMES[int(row[2])]}" if a == YES else "nokey")
+@decision(Kind.USE_KEY, lambda g, row, a: f"key {DISC_NAMES[row[2]]}" if a == YES else "nokey")
 def _key_legal(g: Game, row: Row) -> list[int]:
-    seat = int(row[1])
+    seat = row[1]
     if science.keys_available(g.state.players[seat]) > 0:
         return [YES, DONE]
     return [DONE]
@@ -141,7 +141,7 @@ def _key_legal(g: Game, row: Row) -> list[int]:
 @applies(Kind.USE_KEY)
 def _key_apply(g: Game, row: Row, a: int) -> None:
     if a == YES:
-        science.unlock_and_continue(g, int(row[1]), int(row[2]), int(row[3]))
+        science.unlock_and_continue(g, row[1], row[2], row[3])
 
 
 # --------------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def competency_space(g: Game, comp: int) -> int:
 
 @decision(Kind.CHOOSE_COMPETENCY, lambda g, row, a: f"competency C{a - COMPETENCY_BASE + 1}")
 def _comp_legal(g: Game, row: Row) -> list[int]:
-    p = g.state.players[int(row[1])]
+    p = g.state.players[row[1]]
     left = g.state.glob[G_COMP_LEFT]
     owned = int(p[P_COMPETENCIES])
     return [COMPETENCY_BASE + c for c in range(12) if left[c] > 0 and not owned >> c & 1]  # R53.1, OP-45
@@ -162,7 +162,7 @@ def _comp_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.CHOOSE_COMPETENCY)
 def _comp_apply(g: Game, row: Row, a: int) -> None:
-    seat, comp = int(row[1]), a - COMPETENCY_BASE
+    seat, comp = row[1], a - COMPETENCY_BASE
     take_competency(g, seat, comp)
 
 
@@ -190,7 +190,7 @@ def _city_legal(g: Game, row: Row) -> list[int]:
 @applies(Kind.CHOOSE_CITY)
 def _city_apply(g: Game, row: Row, a: int) -> None:
     """Take a city tile: VP, key, bonus, then city triggers (R45, OP-18)."""
-    seat, k = int(row[1]), a - CITY_BASE
+    seat, k = row[1], a - CITY_BASE
     s = g.state
     s.glob[G_CITY_LEFT.start + k] -= 1
     p = s.players[seat]
@@ -210,7 +210,7 @@ def _palace_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.CHOOSE_PALACE)
 def _palace_apply(g: Game, row: Row, a: int) -> None:
-    place_palace_tile(g, int(row[1]), a - PALACE_BASE)
+    place_palace_tile(g, row[1], a - PALACE_BASE)
 
 
 def place_palace_tile(g: Game, seat: int, tile: int) -> None:
@@ -270,12 +270,12 @@ def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
 
 @decision(Kind.CHOOSE_INNOVATION, lambda g, row, a: f"innovation {g.data.innovation_keys[a - INNOVATION_BASE]}")
 def _innov_legal(g: Game, row: Row) -> list[int]:
-    return [INNOVATION_BASE + t for _, t in affordable_innovations(g, int(row[1]))]
+    return [INNOVATION_BASE + t for _, t in affordable_innovations(g, row[1])]
 
 
 @applies(Kind.CHOOSE_INNOVATION)
 def _innov_apply(g: Game, row: Row, a: int) -> None:
-    seat, tile = int(row[1]), a - INNOVATION_BASE
+    seat, tile = row[1], a - INNOVATION_BASE
     s = g.state
     space = int(np.flatnonzero(s.glob[G_INNOV_SPACES] == tile)[0])
     spec, any_books, coins = innovation_cost(g, seat, space)
@@ -293,7 +293,7 @@ def _innov_apply(g: Game, row: Row, a: int) -> None:
 
 @automatic(Kind.INNOVATION_EFFECT)
 def _innov_effect(g: Game, row: Row) -> None:
-    effects.gain(g, int(row[1]), g.tab.innovation_once[int(row[2])])
+    effects.gain(g, row[1], g.tab.innovation_once[row[2]])
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,7 +309,7 @@ def _pass_bonus_legal(g: Game, row: Row) -> list[int]:
 @applies(Kind.PASS_BONUS)
 def _pass_bonus_apply(g: Game, row: Row, a: int) -> None:
     """Take a display tile with its coins, then return the old one face up (R78.2, R78.3)."""
-    seat, b = int(row[1]), a - BONUS_BASE
+    seat, b = row[1], a - BONUS_BASE
     take_bonus(g, seat, b)
 
 
@@ -354,8 +354,8 @@ def _offer_legal(g: Game, row: Row) -> list[int]:
 def _offer_apply(g: Game, row: Row, a: int) -> None:
     if a != YES:
         return
-    p = g.state.players[int(row[1])]
-    got = buildings.effective_offer(p, int(row[2]))  # R42.5: g = min(v, capacity, VP + 1)
+    p = g.state.players[row[1]]
+    got = buildings.effective_offer(p, row[2])  # R42.5: g = min(v, capacity, VP + 1)
     p[P_VP] -= max(got - 1, 0)
     power.gain(p, got)
 
@@ -372,20 +372,20 @@ def _bridge_pairs(g: Game, seat: int, mode: int) -> tuple[tuple[int, int], ...]:
 
 @decision(Kind.BRIDGE_END, lambda g, row, a: f"bridge {hex_name(a - HEX_BASE)}")
 def _bridge_end_legal(g: Game, row: Row) -> list[int]:
-    ends = {e for pair in _bridge_pairs(g, int(row[1]), int(row[2])) for e in pair}
+    ends = {e for pair in _bridge_pairs(g, row[1], row[2]) for e in pair}
     return [HEX_BASE + e for e in sorted(ends)]
 
 
 @applies(Kind.BRIDGE_END)
 def _bridge_end_apply(g: Game, row: Row, a: int) -> None:
-    pending.push(g.state, Kind.BRIDGE_DIR, int(row[1]), int(row[2]), int(row[3]), a - HEX_BASE)
+    pending.push(g.state, Kind.BRIDGE_DIR, row[1], row[2], row[3], a - HEX_BASE)
 
 
 @decision(Kind.BRIDGE_DIR, lambda g, row, a: f"bridge to {hex_name(a - HEX_BASE)}")
 def _bridge_dir_legal(g: Game, row: Row) -> list[int]:
-    end = int(row[4])
+    end = row[4]
     out = []
-    for x, y in _bridge_pairs(g, int(row[1]), int(row[2])):
+    for x, y in _bridge_pairs(g, row[1], row[2]):
         if end in (x, y):
             out.append(HEX_BASE + (y if x == end else x))
     return out
@@ -393,7 +393,7 @@ def _bridge_dir_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.BRIDGE_DIR)
 def _bridge_dir_apply(g: Game, row: Row, a: int) -> None:
-    seat, mode, left, end = (int(v) for v in row[1:5])
+    seat, mode, left, end = row[1:5]
     build_bridge(g, seat, end, a - HEX_BASE)
     if left > 1:
         pending.push(g.state, Kind.BRIDGE_END, seat, mode, left - 1)
@@ -424,15 +424,15 @@ def pavilion_targets(g: Game, seat: int) -> list[int]:
 
 @decision(Kind.PAVILION_TARGET, lambda g, row, a: f"pavilion {hex_name(a - HEX_BASE)}")
 def _pavilion_legal(g: Game, row: Row) -> list[int]:
-    if g.state.players[int(row[1]), P_PAVILIONS] <= 0:
+    if g.state.players[row[1], P_PAVILIONS] <= 0:
         return []
-    return [HEX_BASE + p for p in pavilion_targets(g, int(row[1]))]
+    return [HEX_BASE + p for p in pavilion_targets(g, row[1])]
 
 
 @applies(Kind.PAVILION_TARGET)
 def _pavilion_apply(g: Game, row: Row, a: int) -> None:
     """Attach a pavilion: not a build, may complete a city (R141 C6, OP-50)."""
-    seat = int(row[1])
+    seat = row[1]
     g.state.hexes[a - HEX_BASE, H_PAVILION] = 1
     g.state.players[seat, P_PAVILIONS] -= 1
     pending.push(g.state, Kind.CITY_CHECK, seat)
@@ -526,12 +526,12 @@ def _upgrade_text(g: Game, row: Row, a: int) -> str:
 
 @decision(Kind.UPGRADE_TARGET, _upgrade_text)
 def _upgrade_legal(g: Game, row: Row) -> list[int]:
-    return [HEX_BASE + p for p in upgrade_targets(g, int(row[1]), int(row[2]), int(row[3]))]
+    return [HEX_BASE + p for p in upgrade_targets(g, row[1], row[2], row[3])]
 
 
 @applies(Kind.UPGRADE_TARGET)
 def _upgrade_apply(g: Game, row: Row, a: int) -> None:
-    seat, new, source = int(row[1]), int(row[2]), int(row[3])
+    seat, new, source = row[1], row[2], row[3]
     upgrade(g, seat, a - HEX_BASE, new, source)
 
 
@@ -561,8 +561,8 @@ def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
 
 @automatic(Kind.PALACE_EFFECT)
 def _palace_effect(g: Game, row: Row) -> None:
-    seat = int(row[1])
-    tile = int(row[2]) if row[2] >= 0 else int(g.state.players[seat, P_PALACE_TILE])
+    seat = row[1]
+    tile = row[2] if row[2] >= 0 else int(g.state.players[seat, P_PALACE_TILE])
     palace_tile_effect(g, seat, tile)
 
 
@@ -574,7 +574,7 @@ PALACE15_PARTS = {1: ("spades", 1, {"tb": 2}), 2: ("bridges", 2, {"bridge": 2}),
 
 @decision(Kind.PALACE15, lambda g, row, a: f"part {PALACE15_PARTS[a - COUNT_BASE + 1][0]}")
 def _p15_legal(g: Game, row: Row) -> list[int]:
-    seat, mask = int(row[1]), int(row[2])
+    seat, mask = row[1], row[2]
     return [
         COUNT_BASE + k - 1
         for k, (_, bit, gain) in PALACE15_PARTS.items()
@@ -584,7 +584,7 @@ def _p15_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.PALACE15)
 def _p15_apply(g: Game, row: Row, a: int) -> None:
-    seat, mask = int(row[1]), int(row[2])
+    seat, mask = row[1], row[2]
     _, bit, gain = PALACE15_PARTS[a - COUNT_BASE + 1]
     if mask & ~bit:
         pending.push(g.state, Kind.PALACE15, seat, mask & ~bit)
@@ -600,12 +600,12 @@ def guild_anywhere_targets(g: Game, seat: int) -> list[int]:
 
 @decision(Kind.GUILD_ANYWHERE, lambda g, row, a: f"guild {hex_name(a - HEX_BASE)}")
 def _g16_legal(g: Game, row: Row) -> list[int]:
-    return [HEX_BASE + p for p in guild_anywhere_targets(g, int(row[1]))]
+    return [HEX_BASE + p for p in guild_anywhere_targets(g, row[1])]
 
 
 @applies(Kind.GUILD_ANYWHERE)
 def _g16_apply(g: Game, row: Row, a: int) -> None:
-    seat, pos = int(row[1]), a - HEX_BASE
+    seat, pos = row[1], a - HEX_BASE
     buildings.place(g, seat, pos, Building.GUILD)
     buildings.after_build(g, seat, pos, Building.GUILD)
 
@@ -616,7 +616,7 @@ def _g16_apply(g: Game, row: Row, a: int) -> None:
 
 @automatic(Kind.CITY_CHECK)
 def _city_check(g: Game, row: Row) -> None:
-    seat = int(row[1])
+    seat = row[1]
     p = g.state.players[seat]
     if row[2] == 1:
         p[P_DEFER_CITY] = 0  # end of palace 15 (OP-19)
@@ -639,7 +639,7 @@ _ACQUISITIONS = frozenset({Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_PALACE, Kind.PALA
 def _order_text(g: Game, row: Row, a: int) -> str:
     if a == COUNT_BASE:
         return "first city"
-    below = g.state.stack[int(g.state.glob[G_DEPTH]) - int(row[2]) - 2]  # under this row and the city tiles
+    below = g.state.stack[int(g.state.glob[G_DEPTH]) - row[2] - 2]  # under this row and the city tiles
     return "first competency" if int(below[0]) == Kind.CHOOSE_COMPETENCY else "first palace"
 
 
@@ -655,7 +655,7 @@ def _order_apply(g: Game, row: Row, a: int) -> None:
         return
     s = g.state
     top = int(s.glob[G_DEPTH])
-    n = int(row[2])
+    n = row[2]
     acquisition = s.stack[top - n - 1].copy()
     s.stack[top - n - 1 : top - 1] = s.stack[top - n : top].copy()
     s.stack[top - 1] = acquisition
@@ -663,7 +663,7 @@ def _order_apply(g: Game, row: Row, a: int) -> None:
 
 @decision(Kind.RIVER_CITY, lambda g, row, a: "done" if a == DONE else f"rivercity {hex_name(a - HEX_BASE)}")
 def _river_legal(g: Game, row: Row) -> list[int]:
-    options = cities.river_city_options(g, int(row[1]))
+    options = cities.river_city_options(g, row[1])
     return [*(HEX_BASE + r for r in sorted(options)), DONE] if options else []
 
 
@@ -671,9 +671,9 @@ def _river_legal(g: Game, row: Row) -> list[int]:
 def _river_apply(g: Game, row: Row, a: int) -> None:
     """Palace 14 (R134): use the river crossing now, or not now (it is offered again later)."""
     if a != DONE:
-        cities.found_river_city(g, int(row[1]), a - HEX_BASE)
+        cities.found_river_city(g, row[1], a - HEX_BASE)
 
 
 @automatic(Kind.GAIN)
 def _gain_later(g: Game, row: Row) -> None:
-    effects.gain(g, int(row[1]), effects.source_gain(g, int(row[2]), int(row[3]), int(row[4])), int(row[5]) or 1)
+    effects.gain(g, row[1], effects.source_gain(g, row[2], row[3], row[4]), row[5] or 1)

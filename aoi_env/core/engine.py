@@ -98,7 +98,7 @@ def automatic(kind: Kind) -> Callable[[AutoFn], AutoFn]:
 
 
 def _missing_apply(g: Game, row: Row, action: int) -> None:
-    raise NotImplementedError(f"no apply function for {Kind(int(row[0])).name}")
+    raise NotImplementedError(f"no apply function for {Kind(row[0]).name}")
 
 
 class Game:
@@ -160,7 +160,7 @@ class Game:
 
     def pending_kind(self) -> Kind | None:
         row = pending.top(self.state)
-        return None if row is None else Kind(int(row[0]))
+        return None if row is None else Kind(row[0])
 
     def legal_actions(self) -> list[int]:
         return list(self._legal)
@@ -186,7 +186,7 @@ class Game:
     def _describe(self, action: int) -> str:
         row = pending.top(self.state)
         assert row is not None
-        return HANDLERS[int(row[0])].describe(self, row, action)
+        return HANDLERS[row[0]].describe(self, row, action)
 
     def parse_move(self, text: str) -> int:
         """The legal id whose notation is ``text`` (case and spacing are normalised)."""
@@ -218,9 +218,9 @@ class Game:
                 raise ValueError("the game is over: no more actions")
             row = pending.top(self.state)
             assert row is not None
-            kind = Kind(int(row[0])).name.lower()
+            kind = Kind(row[0]).name.lower()
             raise ValueError(
-                f"action {action} is not legal for seat {int(row[1])} (pending: {kind}); "
+                f"action {action} is not legal for seat {row[1]} (pending: {kind}); "
                 f"legal: {', '.join(self.legal_moves())}"
             )
         self._apply(action)
@@ -288,8 +288,8 @@ class Game:
     def _refresh(self) -> None:
         """Recompute the legal ids of the pending decision (after loading a state)."""
         row = pending.top(self.state)
-        self._legal = [] if row is None else sorted(HANDLERS[int(row[0])].legal(self, row))
-        self._seat = -1 if row is None else int(row[1])
+        self._legal = [] if row is None else sorted(HANDLERS[row[0]].legal(self, row))
+        self._seat = -1 if row is None else row[1]
 
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
@@ -322,7 +322,7 @@ class Game:
                 if kind in DROPPABLE:
                     pending.pop(s)
                     continue
-                raise RuntimeError(f"no legal move for {Kind(kind).name} of seat {int(row[1])}")
+                raise RuntimeError(f"no legal move for {Kind(kind).name} of seat {row[1]}")
             legal = sorted(legal)
             if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])

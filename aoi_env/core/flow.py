@@ -102,7 +102,7 @@ def _next_turn(g: Game) -> None:
 @automatic(Kind.END_TURN)
 def _end_turn(g: Game, row: Row) -> None:
     seats = order(g)
-    g.state.glob[G_TURN] = (seats.index(int(row[1])) + 1) % len(seats)
+    g.state.glob[G_TURN] = (seats.index(row[1]) + 1) % len(seats)
 
 
 def _end_of_actions(g: Game) -> None:
@@ -169,7 +169,7 @@ def _add(total: dict[str, int], gain: dict[str, int]) -> None:
 
 @automatic(Kind.INCOME_SEAT)
 def _income_seat(g: Game, row: Row) -> None:
-    seat = int(row[1])
+    seat = row[1]
     effects.gain(g, seat, income(g, seat))
 
 
@@ -189,20 +189,20 @@ def science_bonus(g: Game, seat: int) -> dict[str, Any]:
 
 @automatic(Kind.SCIENCE_SEAT)
 def _science_seat(g: Game, row: Row) -> None:
-    seat = int(row[1])
+    seat = row[1]
     effects.gain(g, seat, science_bonus(g, seat))
 
 
 @automatic(Kind.AUTOMA_TURN)
 def _automa_turn(g: Game, row: Row) -> None:
-    automa.take_turn(g, int(row[1]))
+    automa.take_turn(g, row[1])
 
 
 @automatic(Kind.AUTOMA_STEP)
 def _automa_step(g: Game, row: Row) -> None:
-    automa.resolve_step(g, int(row[1]), *(int(v) for v in row[2:6]))
+    automa.resolve_step(g, row[1], *row[2:6])
 
 
 @automatic(Kind.PLAYER_SETUP)
 def _player_setup(g: Game, row: Row) -> None:
-    setup.player_setup(g, int(row[1]))
+    setup.player_setup(g, row[1])

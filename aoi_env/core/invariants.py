@@ -455,7 +455,7 @@ def _stack(g: Game, out: list[str]) -> None:
         return
     rows = s.stack[:depth]
     for i, row in enumerate(rows):
-        if int(row[0]) not in KINDS or not 0 <= row[1] < g.seats:
+        if row[0] not in KINDS or not 0 <= row[1] < g.seats:
             out.append(f"pending row {i} is {row.tolist()}: unknown kind or seat")
     if g.is_over():
         if depth:

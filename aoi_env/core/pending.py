@@ -121,8 +121,9 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
 
 
 def pop(state: State) -> Row:
-    """Remove the top entry; its fields as plain ints (handlers read them as ``int(row[i])``:
-    a list is read several times faster than a numpy row; issue 10)."""
+    """Remove the top entry and return its fields as plain ints: the handlers read ``row[i]``
+    several times per decision, and a list is read several times faster than a numpy row
+    (issue 10)."""
     depth = state.glob.item(G_DEPTH) - 1
     state.glob[G_DEPTH] = depth
     return state.stack[depth].tolist()

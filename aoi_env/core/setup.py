@@ -439,7 +439,7 @@ def _bundle_apply(g: Game, row: Row, a: int) -> None:
     """R15.4-R15.5: the set's faction, the matching planning board, the round bonus tile."""
     from aoi_env.core.decisions import take_bonus
 
-    seat, t = int(row[1]), a - BUNDLE_BASE
+    seat, t = row[1], a - BUNDLE_BASE
     s = g.state
     s.players[seat, P_FACTION] = s.glob[G_BUNDLE_FACTION.start + t]
     s.players[seat, P_BOARD] = t
@@ -459,7 +459,7 @@ def _draft_text(g: Game, row: Row, a: int) -> str:
 def _draft_legal(g: Game, row: Row) -> list[int]:
     """R16.7: one component per turn, of a type the player does not have yet."""
     s = g.state
-    p = s.players[int(row[1])]
+    p = s.players[row[1]]
     out = []
     if p[P_BOARD] < 0:
         out += [TERRAIN_BASE + int(t) for t in s.glob[G_DRAFT_BOARDS] if t >= 0]
@@ -472,7 +472,7 @@ def _draft_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.DRAFT_PICK)
 def _draft_apply(g: Game, row: Row, a: int) -> None:
-    seat = int(row[1])
+    seat = row[1]
     s = g.state
     p = s.players[seat]
     if TERRAIN_BASE <= a < TERRAIN_BASE + 7:
@@ -504,8 +504,8 @@ def _solo_apply(g: Game, row: Row, a: int) -> None:
     s = g.state
     f = a - FACTION_BASE
     slot = [int(x) for x in s.glob[G_DRAFT_FACTIONS]].index(f)
-    s.players[int(row[1]), P_FACTION] = f
-    s.players[int(row[1]), P_BOARD] = s.glob[G_DRAFT_BOARDS.start + slot]
+    s.players[row[1], P_FACTION] = f
+    s.players[row[1], P_BOARD] = s.glob[G_DRAFT_BOARDS.start + slot]
     s.glob[G_DRAFT_FACTIONS] = -1
     s.glob[G_DRAFT_BOARDS] = -1
 
@@ -515,7 +515,7 @@ def _automa_setup(g: Game, row: Row) -> None:
     """AUTOMA.md §3.6: her marked then unmarked Workshop on the lettered hexes of her terrain."""
     from aoi_env.core import automa as am
 
-    seat = int(row[1])
+    seat = row[1]
     data = am.automa_data()
     card = data.cards[int(am.record(g, seat)[am.A_SETUP_CARD])]
     terrain = TERRAIN_NAMES[int(g.state.players[seat, P_BOARD])]
@@ -539,13 +539,13 @@ def _setup_bonus_legal(g: Game, row: Row) -> list[int]:
 def _setup_bonus_apply(g: Game, row: Row, a: int) -> None:
     from aoi_env.core.decisions import take_bonus
 
-    take_bonus(g, int(row[1]), a - BONUS_BASE)
+    take_bonus(g, row[1], a - BONUS_BASE)
 
 
 @decision(Kind.INITIAL_KIND, lambda g, row, a: f"start {Building(a - BUILDING_BASE + 1).name.lower()}")
 def _kind_legal(g: Game, row: Row) -> list[int]:
     """OP-43: Omar chooses Workshop or Tower at each of its three placements."""
-    p = g.state.players[int(row[1])]
+    p = g.state.players[row[1]]
     out = []
     if p[P_BUILT.start + Building.WORKSHOP] < 2:
         out.append(BUILDING_BASE + Building.WORKSHOP - 1)
@@ -556,7 +556,7 @@ def _kind_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.INITIAL_KIND)
 def _kind_apply(g: Game, row: Row, a: int) -> None:
-    pending.push(g.state, Kind.INITIAL_PLACE, int(row[1]), a - BUILDING_BASE + 1)
+    pending.push(g.state, Kind.INITIAL_PLACE, row[1], a - BUILDING_BASE + 1)
 
 
 def initial_targets(g: Game, seat: int) -> np.ndarray:
@@ -566,13 +566,13 @@ def initial_targets(g: Game, seat: int) -> np.ndarray:
 
 @decision(Kind.INITIAL_PLACE, lambda g, row, a: f"place {hex_name(a - HEX_BASE)}")
 def _initial_legal(g: Game, row: Row) -> list[int]:
-    return [HEX_BASE + int(p) for p in np.flatnonzero(initial_targets(g, int(row[1])))]
+    return [HEX_BASE + int(p) for p in np.flatnonzero(initial_targets(g, row[1]))]
 
 
 @applies(Kind.INITIAL_PLACE)
 def _initial_apply(g: Game, row: Row, a: int) -> None:
     """Initial placement is not a build: no offers, no scoring (R21, OP-56)."""
-    seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
+    seat, btype, pos = row[1], row[2], a - HEX_BASE
     buildings.place(g, seat, pos, btype, neutral=btype == Building.TOWER)
     if btype == Building.UNIVERSITY:
         pending.push(g.state, Kind.CHOOSE_COMPETENCY, seat, 1)  # Monks (R96)

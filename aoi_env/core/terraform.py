@@ -223,7 +223,7 @@ def _target_text(g: Game, row: Row, a: int) -> str:
 
 @decision(Kind.TB_TARGET, _target_text)
 def _target_legal(g: Game, row: Row) -> list[int]:
-    seat, free, flags = int(row[1]), int(row[2]), int(row[3])
+    seat, free, flags = row[1], row[2], row[3]
     pl = g.state.players[seat].tolist()
     out = _reach_target_ids(g, seat, free, flags, pl) + _jumps(g, seat, free, flags, pl)
     if flags & TB_LIZARD:
@@ -244,7 +244,7 @@ def _converts_first(g: Game, seat: int, free: int, flags: int) -> bool:
 
 @applies(Kind.TB_TARGET)
 def _target_apply(g: Game, row: Row, a: int) -> None:
-    seat, free, flags = int(row[1]), int(row[2]), int(row[3])
+    seat, free, flags = row[1], row[2], row[3]
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:  # OP-59: then the same TB
         from aoi_env.core.turn import convert
 
@@ -262,30 +262,30 @@ def _target_apply(g: Game, row: Row, a: int) -> None:
 
 @decision(Kind.TB_TUNNEL, lambda g, row, a: f"tunnel {hex_name(a - HEX_BASE)}")
 def _tunnel_legal(g: Game, row: Row) -> list[int]:
-    return _hexes(_tunnel_targets(g, int(row[1]), int(row[2]), int(row[3])))
+    return _hexes(_tunnel_targets(g, row[1], row[2], row[3]))
 
 
 @applies(Kind.TB_TUNNEL)
 def _tunnel_apply(g: Game, row: Row, a: int) -> None:
-    seat = int(row[1])
+    seat = row[1]
     g.state.players[seat, P_TOOLS] -= 1  # R95: 1 tool per tunnel
     fire(g, seat, "tunnel")
-    _start_on(g, seat, a - HEX_BASE, int(row[2]), int(row[3]))
+    _start_on(g, seat, a - HEX_BASE, row[2], row[3])
 
 
 @decision(Kind.TB_FLY, lambda g, row, a: f"fly {hex_name(a - HEX_BASE)}")
 def _fly_legal(g: Game, row: Row) -> list[int]:
-    return _hexes(_fly_targets(g, int(row[1]), int(row[2]), int(row[3])))
+    return _hexes(_fly_targets(g, row[1], row[2], row[3]))
 
 
 @applies(Kind.TB_FLY)
 def _fly_apply(g: Game, row: Row, a: int) -> None:
-    seat = int(row[1])
+    seat = row[1]
     p = g.state.players[seat]
     p[P_SCHOLARS] -= 1  # R129: return 1 scholar
     p[P_SCHOLAR_SUPPLY] += 1
     fire(g, seat, "flight")
-    _start_on(g, seat, a - HEX_BASE, int(row[2]), int(row[3]))
+    _start_on(g, seat, a - HEX_BASE, row[2], row[3])
 
 
 def _start_on(g: Game, seat: int, pos: int, free: int, flags: int) -> None:
@@ -316,13 +316,13 @@ def _max_spades(g: Game, seat: int, free: int, flags: int, pos: int) -> int:
 
 @decision(Kind.TB_SPADES, lambda g, row, a: f"spades {a - COUNT_BASE + 1}")
 def _spades_legal(g: Game, row: Row) -> list[int]:
-    k = _max_spades(g, int(row[1]), int(row[2]), int(row[3]), int(row[4]))
+    k = _max_spades(g, row[1], row[2], row[3], row[4])
     return [COUNT_BASE + i for i in range(k)]
 
 
 @applies(Kind.TB_SPADES)
 def _spades_apply(g: Game, row: Row, a: int) -> None:
-    seat, free, flags, pos = (int(v) for v in row[1:5])
+    seat, free, flags, pos = row[1:5]
     k = a - COUNT_BASE + 1
     bought = max(0, k - free)
     g.state.players[seat, P_TOOLS] -= bought * terrain.tools_per_spade(g, seat)
@@ -355,7 +355,7 @@ def _extra_targets(g: Game, seat: int, exclude: int) -> np.ndarray:
 
 @decision(Kind.TB_FINISH, _finish_text)
 def _finish_legal(g: Game, row: Row) -> list[int]:
-    seat, left, flags, pos = (int(v) for v in row[1:5])
+    seat, left, flags, pos = row[1:5]
     out = _hexes(_extra_targets(g, seat, pos)) if left > 0 else []
     if flags & TB_BUILD and buildings.workshop_affordable(g, seat) and g.state.hexes[pos, H_BUILDING] == 0:
         out.append(WORKSHOP_ID)
@@ -365,7 +365,7 @@ def _finish_legal(g: Game, row: Row) -> list[int]:
 
 @applies(Kind.TB_FINISH)
 def _finish_apply(g: Game, row: Row, a: int) -> None:
-    seat, left, flags, pos = (int(v) for v in row[1:5])
+    seat, left, flags, pos = row[1:5]
     if a == DONE:
         return
     if a == WORKSHOP_ID:
@@ -387,13 +387,13 @@ def _lizard_targets(g: Game, seat: int) -> np.ndarray:
 
 @decision(Kind.LIZARD_BUILD, lambda g, row, a: "done" if a == DONE else f"workshop {hex_name(a - HEX_BASE)}")
 def _lizard_legal(g: Game, row: Row) -> list[int]:
-    return [*_hexes(_lizard_targets(g, int(row[1]))), DONE]
+    return [*_hexes(_lizard_targets(g, row[1])), DONE]
 
 
 @applies(Kind.LIZARD_BUILD)
 def _lizard_apply(g: Game, row: Row, a: int) -> None:
     if a != DONE:
-        _build_workshop(g, int(row[1]), a - HEX_BASE, free=True)
+        _build_workshop(g, row[1], a - HEX_BASE, free=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -406,13 +406,13 @@ def _loose_targets(g: Game, seat: int) -> np.ndarray:
 
 @decision(Kind.SPADES, lambda g, row, a: "done" if a == DONE else f"spade {hex_name(a - HEX_BASE)}")
 def _loose_legal(g: Game, row: Row) -> list[int]:
-    targets = _hexes(_loose_targets(g, int(row[1])))
+    targets = _hexes(_loose_targets(g, row[1]))
     return [*targets, DONE] if targets else []
 
 
 @applies(Kind.SPADES)
 def _loose_apply(g: Game, row: Row, a: int) -> None:
-    seat, left = int(row[1]), int(row[2])
+    seat, left = row[1], row[2]
     if a == DONE:
         return
     terrain.apply_spades(g, seat, a - HEX_BASE, 1)
@@ -433,14 +433,14 @@ def neutral_targets(g: Game, seat: int) -> np.ndarray:
 
 @decision(Kind.NEUTRAL_PLACE, lambda g, row, a: f"neutral {hex_name(a - HEX_BASE)}")
 def _neutral_legal(g: Game, row: Row) -> list[int]:
-    if g.state.glob[G_NEUTRAL_LEFT.start + int(row[2])] <= 0:
+    if g.state.glob[G_NEUTRAL_LEFT.start + row[2]] <= 0:
         return []
-    return _hexes(neutral_targets(g, int(row[1])))
+    return _hexes(neutral_targets(g, row[1]))
 
 
 @applies(Kind.NEUTRAL_PLACE)
 def _neutral_apply(g: Game, row: Row, a: int) -> None:
-    seat, btype, pos = int(row[1]), int(row[2]), a - HEX_BASE
+    seat, btype, pos = row[1], row[2], a - HEX_BASE
     d = int(terrain.distances_to_native(g, seat)[pos])
     if d:
         g.state.players[seat, P_TOOLS] -= d * terrain.tools_per_spade(g, seat)

@@ -328,18 +328,18 @@ def describe_turn(g: Game, row: Row, a: int) -> str:
 
 @decision(Kind.MAIN, describe_turn)
 def _main_legal(g: Game, row: Row) -> list[int]:
-    seat = int(row[1])
+    seat = row[1]
     return conversions(g.state.players[seat]) + main_actions(g, seat)
 
 
 @applies(Kind.MAIN)
 def _main_apply(g: Game, row: Row, a: int) -> None:
-    seat = int(row[1])
+    seat = row[1]
     s = g.state
     p = s.players[seat]
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
         convert(p, a - CONVERT_BASE)
-        pending.push(s, Kind.MAIN, seat, int(row[2]))
+        pending.push(s, Kind.MAIN, seat, row[2])
         return
     if a == A_PASS:  # Pass is an action too: conversions may follow it (R79)
         pending.push(s, Kind.END_ACTION, seat, 1, *convertible(p))
@@ -445,12 +445,12 @@ def pass_gains(g: Game, seat: int) -> list[dict]:
 
 @decision(Kind.POST, describe_turn)
 def _post_legal(g: Game, row: Row) -> list[int]:
-    return [*conversions(g.state.players[int(row[1])]), DONE]
+    return [*conversions(g.state.players[row[1]]), DONE]
 
 
 @applies(Kind.POST)
 def _post_apply(g: Game, row: Row, a: int) -> None:
-    seat = int(row[1])
+    seat = row[1]
     if a != DONE:
         convert(g.state.players[seat], a - CONVERT_BASE)
         pending.push(g.state, Kind.POST, seat)
@@ -466,7 +466,7 @@ def convertible(player: np.ndarray) -> tuple[int, int, int, int, int]:
 def _end_action(g: Game, row: Row) -> None:
     """Open ``POST``; after a Pass (p0 = 1, p1..p5 = ``convertible`` before it) only if the pass
     increased one of those (see the module docstring)."""
-    seat = int(row[1])
+    seat = row[1]
     if row[2] == 1:
         before = list(row[3:8])
         if not any(now > was for now, was in zip(convertible(g.state.players[seat]), before, strict=True)):
