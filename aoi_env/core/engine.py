@@ -38,6 +38,7 @@ from aoi_env.core.tables import Tables, tables
 from aoi_env.data import GameData, load
 
 _NO_ACTIONS = bytes(NUM_ACTIONS)
+_SETUP, _OVER = int(Phase.SETUP), int(Phase.OVER)  # plain ints: compared at every step
 
 LegalFn = Callable[["Game", Row], list[int]]
 ApplyFn = Callable[["Game", Row, int], None]
@@ -304,7 +305,7 @@ class Game:
         while True:
             depth = glob.item(G_DEPTH)  # .item(): a Python int without a numpy scalar (issue 10)
             if depth == 0:
-                if glob.item(G_PHASE) == Phase.OVER:
+                if glob.item(G_PHASE) == _OVER:
                     self._legal = []
                     self._seat = -1
                     return
@@ -312,11 +313,11 @@ class Game:
 
                 flow.step(self)
                 continue
-            row = s.stack[depth - 1].tolist()  # plain ints for the handlers (see pending.pop)
-            kind = row[0]
+            kind = s.stack.item(depth - 1, 0)
             if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
+            row = s.stack[depth - 1].tolist()  # plain ints for the handlers (see pending.pop)
             legal = HANDLERS[kind].legal(self, row)
             if not legal:
                 if kind in DROPPABLE:
@@ -327,7 +328,7 @@ class Game:
             if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])
                 continue
-            if glob.item(G_PHASE) == Phase.SETUP and self.config.setup_choices == "random":
+            if glob.item(G_PHASE) == _SETUP and self.config.setup_choices == "random":
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal
