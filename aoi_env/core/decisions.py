@@ -241,10 +241,12 @@ def innovation_cost(g: Game, seat: int, space: int) -> tuple[np.ndarray, int, in
     return spec, any_books, coins
 
 
-def affordable_innovations(g: Game, seat: int) -> list[tuple[int, int]]:
-    """(space, innovation id) pairs the seat can develop now (the costs of ``innovation_cost``)."""
+def affordable_innovations(g: Game, seat: int, pl: list[int] | None = None) -> list[tuple[int, int]]:
+    """(space, innovation id) pairs the seat can develop now (the costs of ``innovation_cost``);
+    ``pl``: the seat's player row as plain ints, when the caller has it."""
     s = g.state
-    pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
+    if pl is None:
+        pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
     slot = sum(1 for t in pl[P_INNOVATIONS] if t >= 0)
     if slot >= 3:
         return []

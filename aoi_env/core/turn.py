@@ -249,11 +249,13 @@ def _can_pay_track(pl: list[int], cost: dict[str, int]) -> bool:
     )
 
 
-def main_actions(g: Game, seat: int) -> list[int]:
-    """Every action id whose main effect can be carried out now (R59, OP-58)."""
+def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
+    """Every action id whose main effect can be carried out now (R59, OP-58); ``pl``: the seat's
+    player row as plain ints, when the caller has it."""
     s = g.state
     glob = s.glob
-    pl = s.players[seat].tolist()  # plain ints: numpy scalar reads dominate otherwise (issue 10)
+    if pl is None:
+        pl = s.players[seat].tolist()  # plain ints: numpy scalar reads dominate otherwise (issue 10)
     tab = g.tab
     out = [A_PASS]
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
@@ -264,7 +266,7 @@ def main_actions(g: Game, seat: int) -> list[int]:
         out.append(A_SAIL)
     if pl[P_TERRAFORMING] < len(board.terraforming_tools) - 1 and _can_pay_track(pl, board.terraforming_cost):
         out.append(A_DIG)
-    if affordable_innovations(g, seat):
+    if affordable_innovations(g, seat, pl):
         out.append(A_INNOVATE)
     if pl[P_SCHOLARS] > 0:
         spaces = glob[G_SCHOLAR_SPACES].tolist()
@@ -329,7 +331,8 @@ def describe_turn(g: Game, row: Row, a: int) -> str:
 @decision(Kind.MAIN, describe_turn)
 def _main_legal(g: Game, row: Row) -> list[int]:
     seat = row[1]
-    return conversions(g.state.players[seat]) + main_actions(g, seat)
+    pl = g.state.players[seat].tolist()
+    return conversions(pl) + main_actions(g, seat, pl)
 
 
 @applies(Kind.MAIN)
