@@ -46,15 +46,16 @@ def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:
 
 
 def test_r66_r70_upgradable_lists_the_upgrade_actions_in_order() -> None:
-    """``upgradable`` (the MAIN legality's table of upgrade rows) lists the buildings of
-    ``turn.UPGRADES`` that ``can_upgrade`` allows, in that order."""
+    """R66-R70: ``upgradable`` (the MAIN legality's table of upgrade rows) lists, in
+    ``turn.UPGRADES`` order, exactly the buildings with a non-empty ``upgrade_targets`` list
+    (the reference: it prices every candidate hex, R67's Guild price included)."""
     seen = set()
     configs = (("aoi(players=3)", 5), ("aoi(players=5,ruleset=v1.0)", 6))
     for g in _positions(configs):
         seat = g.current_seat()
         if 0 <= seat < g.config.players:
             got = upgradable(g, seat)
-            assert got == [new for new in turn.UPGRADES if can_upgrade(g, seat, new)]
+            assert got == [new for new in turn.UPGRADES if upgrade_targets(g, seat, new, UP_ACTION)]
             seen.update(got)
     assert seen == set(turn.UPGRADES)
 
