@@ -409,9 +409,9 @@ def check_random_game(game: str | GameConfig, seed: int, *, oracle: bool = False
     """Play one random game checking the invariants after every decision.
 
     With ``oracle`` every legal id of every position is also applied on a clone (each must apply
-    cleanly and leave a sound position), notation strings must be unique and parse back, an
-    illegal id must be rejected with the state unchanged, and clone / bytes round trips must be
-    equal.
+    cleanly and leave a sound position; ids are plain ``int``, so they serialise to JSON),
+    notation strings must be unique and parse back, an illegal id must be rejected with the state
+    unchanged, and clone / bytes round trips must be equal.
     """
     from aoi_env.core.invariants import check
     from aoi_env.core.moves import NUM_ACTIONS
@@ -423,6 +423,7 @@ def check_random_game(game: str | GameConfig, seed: int, *, oracle: bool = False
         check(g)
         legal = g.legal_actions()
         if oracle:
+            assert all(type(a) is int for a in legal), f"legal ids that are not int: {legal}"
             strings = g.legal_moves()
             assert len(set(s.lower() for s in strings)) == len(strings), f"duplicate notation: {strings}"
             for a, text in zip(legal, strings, strict=True):

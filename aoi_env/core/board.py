@@ -212,7 +212,7 @@ def _build(m: MapData) -> Geometry:
         reach[s] &= land[:, None] & land[None, :]
 
     geo_pairs = set()
-    for p in np.flatnonzero(land):
+    for p in np.flatnonzero(land).tolist():
         x, _, z = cubes[p]
         for i in range(6):
             d1, d2 = _CUBE_DIRS[i], _CUBE_DIRS[(i + 1) % 6]

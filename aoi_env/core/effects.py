@@ -196,15 +196,15 @@ def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = No
         return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD, pl)
     p = g.state.players[seat]
     if "bridge" in gain:
-        return p[P_BRIDGES] < g.data.raw["bridges_per_player"] and bool(g.free_bridge_spots(seat))
+        return bool(p[P_BRIDGES] < g.data.raw["bridges_per_player"]) and bool(g.free_bridge_spots(seat))
     if "free_guild_upgrade" in gain:
-        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.WORKSHOP]) > 0
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and p.item(buildings.BUILT + Building.WORKSHOP) > 0
     if "school_to_guild" in gain:
-        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and int(p[buildings.BUILT + Building.SCHOOL]) > 0
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and p.item(buildings.BUILT + Building.SCHOOL) > 0
     if len(gain) == 1 and "power" in gain:
-        return power.capacity(p) > 0
+        return bool(power.capacity(p) > 0)
     if len(gain) == 1 and "scholars" in gain:
-        return p[P_SCHOLAR_SUPPLY] > 0
+        return bool(p[P_SCHOLAR_SUPPLY] > 0)
     if "vp_per" in gain and len(gain) == 1:
         return any(counter(g, seat, c) > 0 for c in gain["vp_per"])
     return True

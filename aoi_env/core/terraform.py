@@ -310,7 +310,7 @@ def _max_spades(g: Game, seat: int, free: int, flags: int, pos: int) -> int:
     d = int(terrain.distances_to_native(g, seat)[pos])
     if free >= d:
         return d
-    buy = g.state.players[seat, P_TOOLS] // terrain.tools_per_spade(g, seat) if flags & TB_BUY else 0
+    buy = g.state.players.item(seat, P_TOOLS) // terrain.tools_per_spade(g, seat) if flags & TB_BUY else 0
     return int(min(d, free + buy))
 
 

@@ -11,6 +11,8 @@ no river next to it from ``r8c5`` to ``r8c9``; ``r7c9`` (lake) touches the river
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -558,6 +560,19 @@ def test_op47_moles_bridge_over_land_for_one_tool() -> None:
     play(g, "pass", "bonus B3", "pass", "bonus B8")  # Felines and Goblins
     play(g, "build")
     assert "target r7c6" in g.legal_moves()  # desert, 2 spades from mountain
+
+
+def test_op47_moles_bridge_ids_are_python_ints() -> None:
+    """OP-47: the Moles' bridge ends and directions (from the relaxed bridge geometry) are plain
+    ``int`` ids, like every other legal id: numpy integers broke ``json.dumps`` of the legal ids."""
+    sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+    g = play(sc.build(0, "r8c5", "workshop").set(0, tools=10).turn(0), "molebridge")
+    ends = g.legal_actions()
+    assert ends and all(type(a) is int for a in ends)
+    play(g, "bridge r8c5")
+    directions = g.legal_actions()
+    assert directions and all(type(a) is int for a in directions)
+    assert json.loads(json.dumps(ends + directions)) == ends + directions
 
 
 def test_op47_without_the_bridge_the_hex_is_out_of_reach() -> None:

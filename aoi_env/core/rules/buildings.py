@@ -56,7 +56,7 @@ def power_values(g: Game) -> np.ndarray:
 
 
 def can_pay(player: np.ndarray, cost: dict[str, int]) -> bool:
-    return player[P_TOOLS] >= cost.get("tools", 0) and player[P_COINS] >= cost.get("coins", 0)
+    return bool(player[P_TOOLS] >= cost.get("tools", 0) and player[P_COINS] >= cost.get("coins", 0))
 
 
 def pay(player: np.ndarray, cost: dict[str, int]) -> None:
