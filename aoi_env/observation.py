@@ -420,11 +420,7 @@ class ObservationEncoder:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:  # written straight into the array handed out (no scratch, no copy)
             out = np.empty(OBS_SIZE, dtype=np.float32)
-            self._encode_into(out, g, observer)
-            if n == 2:
-                _write_neutral_faction(g, out)
-            if g.config.players < n or g.state.glob.item(G_PHASE) == Phase.SETUP:
-                _write_rare(g, observer, out)
+            self._write_compiled(out, g, observer)
             return out
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
@@ -443,6 +439,32 @@ class ObservationEncoder:
         if w.cursor != OBS_SIZE or w.index != len(LAYOUT):
             raise AssertionError(f"observation writer stopped at {w.cursor}, expected OBS_SIZE = {OBS_SIZE}")
         return self.buf.copy()
+
+    def encode_into(self, out: np.ndarray, g: Game, observer: int) -> None:
+        """``encode`` written into ``out``, a C-contiguous float32 vector of ``OBS_SIZE`` (e.g. one
+        row of a batch, ``aoi_env.vector``): the compiled encoder writes there directly, without
+        a new array and a copy."""
+        if not isinstance(out, np.ndarray) or out.shape != (OBS_SIZE,) or out.dtype != np.float32:
+            got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
+        n = g.seats
+        if not 0 <= observer < n:
+            raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
+        if self.compiled:
+            self._write_compiled(out, g, observer)
+        else:
+            out[:] = self.encode(g, observer)
+
+    def _write_compiled(self, out: np.ndarray, g: Game, observer: int) -> None:
+        """The compiled kernel's part, then the rare parts Python adds."""
+        self._encode_into(out, g, observer)
+        n = g.seats
+        if n == 2:
+            _write_neutral_faction(g, out)
+        if g.config.players < n or g.state.glob.item(G_PHASE) == Phase.SETUP:
+            _write_rare(g, observer, out)
 
 
 def encode(g: Game, observer: int) -> np.ndarray:

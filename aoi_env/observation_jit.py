@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -51,6 +51,7 @@ from aoi_env.observation import (
     _SPADE_PLANES,
     _TB_BITS,
     _TB_KINDS,
+    _TRASH,
     BRIDGE_SCALE,
     COUNT_SCALE,
     OBS_SIZE,
@@ -121,9 +122,11 @@ def _kernel(
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
     # the static arguments, packed by ``_static_arguments`` (fewer arguments: a cheaper call)
     n_hot, n_bits = prog[0], prog[1]
-    source, table = prog[prog[2] : prog[3]], prog[prog[3] : prog[4]]
-    empty_after, bit_pos, bit_dst = prog[prog[4] : prog[5]], prog[prog[5] : prog[6]], prog[prog[6] : prog[7]]
-    num_dst, ones = prog[prog[7] : prog[8]], prog[prog[8] : prog[9]]
+    source, line, flag_dst = prog[prog[2] : prog[3]], prog[prog[3] : prog[4]], prog[prog[4] : prog[5]]
+    table = prog[prog[5] : prog[6]]
+    empty_after, bit_pos, bit_dst = prog[prog[6] : prog[7]], prog[prog[7] : prog[8]], prog[prog[8] : prog[9]]
+    num_dst, ones = prog[prog[9] : prog[10]], prog[prog[10] : prog[11]]
+    n_line, n_flag = line.shape[0] // 4, flag_dst.shape[0]
     num_scale, num_low = scales[: num_dst.shape[0]], scales[num_dst.shape[0] :]
     border, spot_counts = side[:P], side[P : 2 * P]  # then the spot matrix, P x P, row by row
     out[:] = 0.0
@@ -146,9 +149,18 @@ def _kernel(
             values[i] = hexes_flat[src - hex0]
     for k in range(filled, empty_after.shape[0]):
         values[empty_after[k]] = -1
-    for i in range(n_hot):
+    # the one-hot entries in three groups (``_split_hot``): lines, flags, then table rows
+    for i in range(n_line):  # value v in lo..hi-1 sets base + v * stride
         v = min(max(values[i], _LOW), _LOW + _K - 1)
-        d = table[i * _K - _LOW + v]  # the entry's row of the table (``_Gather.row``) + the value
+        if line[4 * i + 2] <= v < line[4 * i + 3]:
+            out[line[4 * i] + v * line[4 * i + 1]] = 1.0
+    for j in range(n_flag):  # any value but 0 sets one flag
+        if values[n_line + j] != 0:
+            out[flag_dst[j]] = 1.0
+    first_row = n_line + n_flag
+    for i in range(first_row, n_hot):
+        v = min(max(values[i], _LOW), _LOW + _K - 1)
+        d = table[(i - first_row) * _K - _LOW + v]  # the entry's table row + the value
         if d < OBS_SIZE:  # not the numpy encoder's trash float: nothing to set
             out[d] = 1.0
     for e in range(bit_pos.shape[0]):
@@ -312,11 +324,60 @@ def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray, n
     return out
 
 
+class HotSplit(NamedTuple):
+    """A gather's one-hot entries regrouped for the kernel (``_split_hot``)."""
+
+    order: np.ndarray  # entry indices: the lines, then the flags, then the table rows
+    line: np.ndarray  # (base, stride, lo, hi) per line entry, flat
+    flag_dst: np.ndarray  # the one destination per flag entry
+    table: np.ndarray  # the remaining entries' table rows, flat (``_K`` per entry)
+
+
+def _split_hot(table: np.ndarray, n_hot: int) -> HotSplit:
+    """Regroup the one-hot entries of a ``_Gather`` table by the shape of their row, so that the
+    kernel reads a few numbers per entry instead of one cache line of a 239 KiB table (issue 10).
+
+    A *line* sets ``base + v * stride`` for the values ``v`` in ``lo..hi-1`` and nothing for the
+    others (a block indexed by the value, or a hex plane selected by it); a *flag* sets one index
+    for every value but 0; every other row stays a table row.  Values are clamped to the table's
+    range first, as before, so each group sets exactly what the row says.
+    """
+    rows = table.reshape(n_hot, _K)
+    values = np.arange(_LOW, _LOW + _K)
+    lines: list[tuple[int, int, int, int]] = []
+    line_ids, flag_ids, flags, table_ids = [], [], [], []
+    for i, row in enumerate(rows):
+        sets = row != _TRASH
+        dst, v = row[sets], values[sets]
+        if len(v) and (v == np.arange(v[0], v[0] + len(v))).all():
+            stride = int(dst[1] - dst[0]) if len(v) > 1 else 1
+            if (dst == dst[0] + (v - v[0]) * stride).all():
+                lines.append((int(dst[0] - v[0] * stride), stride, int(v[0]), int(v[-1]) + 1))
+                line_ids.append(i)
+                continue
+        if len(v) == _K - 1 and not sets[-_LOW] and (dst == dst[0]).all():
+            flag_ids.append(i)
+            flags.append(int(dst[0]))
+            continue
+        table_ids.append(i)
+    return HotSplit(
+        np.array(line_ids + flag_ids + table_ids, dtype=np.int64),
+        np.array(lines, dtype=np.int64).reshape(-1),
+        np.array(flags, dtype=np.int64),
+        rows[table_ids].reshape(-1).astype(np.int64),
+    )
+
+
 @functools.cache
 def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(prog, scales, side) of ``_static_arguments``."""
     prog = _compiled_gather(seats, observer)
-    parts = [prog.source, prog.table, prog.empty_after, prog.bit_pos, prog.bit_dst, prog.num_dst,
+    split = _split_hot(prog.table, prog.n_hot)
+    position = np.empty(prog.n_hot, dtype=np.int64)  # where each entry's value lands in the new order
+    position[split.order] = np.arange(prog.n_hot)
+    source = np.concatenate([prog.source[split.order], prog.source[prog.n_hot :]])
+    empty_after = np.array([position[i] if i < prog.n_hot else i for i in prog.empty_after.tolist()], np.int64)
+    parts = [source, split.line, split.flag_dst, split.table, empty_after, prog.bit_pos, prog.bit_dst, prog.num_dst,
              np.frombuffer(ones, dtype=np.intp)]  # fmt: skip
     header = 2 + len(parts) + 1  # n_hot, n_bits, where each part starts and where the last ends
     starts = np.cumsum([header] + [len(part) for part in parts])

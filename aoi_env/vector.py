@@ -108,12 +108,13 @@ class VectorGame:
             self._encoders = [ObservationEncoder() for _ in range(self.n)]
         out = np.empty((self.n, OBS_SIZE), dtype=np.float32)
         for i, (g, enc) in enumerate(zip(self.games, self._encoders, strict=True)):
-            out[i] = enc.encode(g, g.current_seat())
+            enc.encode_into(out[i], g, g.current_seat())  # into the row: no new array, no copy
         return out
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """int64[n]: one uniformly random legal id per game."""
-        return np.array([g._legal[int(rng.integers(len(g._legal)))] for g in self.games], dtype=np.int64)
+        """int64[n]: one uniformly random legal id per game (one ``rng.integers`` call for all)."""
+        picks = rng.integers(np.fromiter((len(g._legal) for g in self.games), np.int64, self.n)).tolist()
+        return np.array([g._legal[k] for g, k in zip(self.games, picks, strict=True)], dtype=np.int64)
 
     # -- stepping --------------------------------------------------------------------------
 

@@ -66,3 +66,61 @@ def test_issue10_compiled_encoder_is_the_default_and_can_be_switched_off() -> No
     env = dict(os.environ, AOI_ENV_NUMBA="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert "compiled=True needs numba" in out.stdout
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_issue10_split_gather_table_sets_exactly_what_the_table_sets(seats: int) -> None:
+    """The kernel's regrouped one-hot entries (lines, flags, table rows) give, for every entry and
+    every value of the table's range, the same destination as the gather's table row."""
+    from aoi_env.observation import _K, _LOW, _TRASH, _compiled_gather
+
+    values = range(_LOW, _LOW + _K)
+    for observer in range(seats):
+        gather = _compiled_gather(seats, observer)
+        rows = gather.table.reshape(gather.n_hot, _K)
+        split = observation_jit._split_hot(gather.table, gather.n_hot)
+        assert sorted(split.order.tolist()) == list(range(gather.n_hot))
+        lines, flags = split.line.reshape(-1, 4), split.flag_dst
+        tables = split.table.reshape(-1, _K)
+        assert len(lines) + len(flags) + len(tables) == gather.n_hot
+        assert len(tables) < gather.n_hot // 10  # most entries leave the table
+        for k, entry in enumerate(split.order.tolist()):
+            if k < len(lines):
+                base, stride, lo, hi = lines[k].tolist()
+                rebuilt = [base + v * stride if lo <= v < hi else _TRASH for v in values]
+            elif k < len(lines) + len(flags):
+                rebuilt = [int(flags[k - len(lines)]) if v != 0 else _TRASH for v in values]
+            else:
+                rebuilt = tables[k - len(lines) - len(flags)].tolist()
+            assert rebuilt == rows[entry].tolist(), (seats, observer, entry)
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_numba), False], ids=["compiled", "numpy"])
+def test_issue10_encode_into_a_batch_row_equals_encode(compiled: bool) -> None:
+    """``encode_into`` writes the same vector as ``encode`` into a row of a batch; a wrong shape,
+    dtype, a non-contiguous or read-only array or a bad observer is a clear ValueError."""
+    from aoi_env.observation import OBS_SIZE
+
+    enc = ObservationEncoder(compiled=compiled)
+    g = Game("aoi(players=2)", seed=3)  # 2 players: the neutral faction's rows are added too
+    rng = np.random.default_rng(3)
+    batch = np.full((3, OBS_SIZE), 7.0, dtype=np.float32)
+    for _ in range(60):
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+    for seat in range(2):
+        enc.encode_into(batch[seat], g, seat)
+        np.testing.assert_array_equal(batch[seat], enc.encode(g, seat))
+    assert (batch[2] == 7.0).all()  # the other rows are untouched
+    bad = [np.zeros(OBS_SIZE, np.float64), np.zeros(OBS_SIZE + 1, np.float32), np.zeros((OBS_SIZE, 2), np.float32)]
+    for out in bad + [[0.0] * OBS_SIZE]:
+        with pytest.raises(ValueError, match="out must be a float32 array"):
+            enc.encode_into(out, g, 0)
+    with pytest.raises(ValueError, match="contiguous and writeable"):
+        enc.encode_into(np.zeros(2 * OBS_SIZE, np.float32)[::2], g, 0)
+    readonly = np.zeros(OBS_SIZE, np.float32)
+    readonly.setflags(write=False)
+    with pytest.raises(ValueError, match="contiguous and writeable"):
+        enc.encode_into(readonly, g, 0)
+    with pytest.raises(ValueError, match="observer must be a seat 0..1"):
+        enc.encode_into(batch[0], g, 2)
