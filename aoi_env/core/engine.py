@@ -113,6 +113,7 @@ class Game:
         self.config = config
         self._seats = config.seats  # read very often (observation rotation, offers): a plain attribute
         self._players = config.players
+        self._random_setup = config.setup_choices == "random"  # _advance asks at every decision
         self.data: GameData = load()
         self.geo: Geometry = config.geometry
         self.tab: Tables = tables(config.ruleset, config.seats)
@@ -209,9 +210,10 @@ class Game:
 
     def apply_action(self, action: int) -> None:
         """Apply a legal id; anything else raises ValueError and leaves the state unchanged."""
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer id, got {action!r}")
-        action = int(action)
+        if type(action) is not int:  # the checks below for anything but a plain int
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"action must be an integer id, got {action!r}")
+            action = int(action)
         if not 0 <= action < NUM_ACTIONS:
             raise ValueError(f"action id {action} is out of range 0..{NUM_ACTIONS - 1}")
         if action not in self._legal:  # empty when the game is over
@@ -302,6 +304,7 @@ class Game:
         s = self.state
         glob = s.glob
         skip_forced = self.config.skip_forced
+        random_setup = self._random_setup
         while True:
             depth = glob.item(G_DEPTH)  # .item(): a Python int without a numpy scalar (issue 10)
             if depth == 0:
@@ -328,7 +331,7 @@ class Game:
             if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])
                 continue
-            if glob.item(G_PHASE) == _SETUP and self.config.setup_choices == "random":
+            if random_setup and glob.item(G_PHASE) == _SETUP:
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal

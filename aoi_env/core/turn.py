@@ -84,6 +84,8 @@ from aoi_env.core.state import (
     P_TERRAFORMING,
     P_TOOLS,
 )
+from aoi_env.core.tables import tables
+from aoi_env.data import load
 from aoi_env.data.enums import Building
 
 BOOKS = P_BOOKS.start
@@ -221,8 +223,7 @@ def _unused_specials(g: Game, pl: list[int]) -> tuple[tuple[int, dict], ...]:
 
 
 def spell_cost(g: Game, seat: int, i: int) -> int:
-    discount = g.tab.faction_flags[int(g.state.players[seat, P_FACTION])]["spell_discount"]
-    return max(0, g.tab.spell_cost[i] - discount)
+    return _spell_costs(g.tab.ruleset, g.tab.players, g.state.players.item(seat, P_FACTION))[i]
 
 
 def book_slots(g: Game) -> list[tuple[int, int]]:
@@ -240,13 +241,31 @@ def scholar_space(g: Game, d: int, form: int) -> int:
     return -1
 
 
-def _can_pay_track(pl: list[int], cost: dict[str, int]) -> bool:
-    """``tracks.can_pay`` from the player row as plain ints."""
-    return (
-        pl[P_COINS] >= cost.get("coins", 0)
-        and pl[P_TOOLS] >= cost.get("tools", 0)
-        and pl[P_SCHOLARS] >= cost.get("scholars", 0)
-    )
+_TRACK_RESOURCES = ("coins", "tools", "scholars")
+
+
+@functools.cache
+def _track_limits() -> tuple[tuple[int, int, int, int, int, int, int, int], ...]:
+    """Per planning board: (the sailing maximum, a sailing step's coins, tools and scholars, the top
+    terraforming level, a terraforming step's coins, tools and scholars), read from the data once
+    for ``tracks.at_max`` / ``tracks.can_pay`` in the MAIN legality (issue 10)."""
+    out = []
+    for board in load().boards:
+        for cost in (board.sailing_cost, board.terraforming_cost):
+            if set(cost) - set(_TRACK_RESOURCES):
+                raise ValueError(f"track cost of the {board.terrain.name} board is not in {_TRACK_RESOURCES}: {cost}")
+        sail = tuple(board.sailing_cost.get(r, 0) for r in _TRACK_RESOURCES)
+        dig = tuple(board.terraforming_cost.get(r, 0) for r in _TRACK_RESOURCES)
+        out.append((board.sailing_max, *sail, len(board.terraforming_tools) - 1, *dig))
+    return tuple(out)
+
+
+@functools.cache
+def _spell_costs(ruleset: str, players: int, faction: int) -> tuple[int, ...]:
+    """The power each spell costs the faction, its discount included (Illusionists, R92)."""
+    tab = tables(ruleset, players)
+    discount = tab.faction_flags[faction]["spell_discount"]
+    return tuple(max(0, cost - discount) for cost in tab.spell_cost)
 
 
 def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
@@ -261,27 +280,26 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
         out.append(A_BUILD)
     out.extend(BUILDING_BASE + new - 1 for new in upgradable(g, seat, pl))
-    board = g.data.boards[pl[P_BOARD]]
-    if pl[P_SAILING] < board.sailing_max and _can_pay_track(pl, board.sailing_cost):  # tracks.at_max / can_pay
+    sail_max, sail_coins, sail_tools, sail_scholars, dig_max, dig_coins, dig_tools, dig_scholars = _track_limits()[
+        pl[P_BOARD]
+    ]  # tracks.at_max / tracks.can_pay
+    coins, tools, scholars = pl[P_COINS], pl[P_TOOLS], pl[P_SCHOLARS]
+    if pl[P_SAILING] < sail_max and coins >= sail_coins and tools >= sail_tools and scholars >= sail_scholars:
         out.append(A_SAIL)
-    if pl[P_TERRAFORMING] < len(board.terraforming_tools) - 1 and _can_pay_track(pl, board.terraforming_cost):
+    if pl[P_TERRAFORMING] < dig_max and coins >= dig_coins and tools >= dig_tools and scholars >= dig_scholars:
         out.append(A_DIG)
     if affordable_innovations(g, seat, pl):
         out.append(A_INNOVATE)
-    if pl[P_SCHOLARS] > 0:
+    if scholars > 0:
         spaces = glob[G_SCHOLAR_SPACES].tolist()
         for d in range(4):
             for form in range(3):  # scholar_space: form 0 the "3" space, form 1 a free "2" space
                 if form == 2 or (spaces[d * 4] == -1 if form == 0 else -1 in spaces[d * 4 + 1 : d * 4 + 4]):
                     out.append(SCHOLAR_BASE + d * 3 + form)
-    spells_used = glob[G_SPELLS_USED].tolist()
-    discount = tab.faction_flags[pl[P_FACTION]]["spell_discount"]  # spell_cost
-    for i in range(6):
-        if (
-            not spells_used[i]
-            and pl[III] >= max(0, tab.spell_cost[i] - discount)
-            and effects.feasible(g, seat, tab.spell_effect[i], pl)
-        ):
+    power3 = pl[III]
+    spell_costs = _spell_costs(tab.ruleset, tab.players, pl[P_FACTION])
+    for i, (used, cost) in enumerate(zip(glob[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
+        if not used and power3 >= cost and effects.feasible(g, seat, tab.spell_effect[i], pl):
             out.append(SPELL_BASE + i)
     books = sum(pl[P_BOOKS])
     books_used = glob[G_BOOKS_USED].tolist()
