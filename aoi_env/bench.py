@@ -24,8 +24,8 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
   allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
   (``resource.getrusage``).
 
-The process is pinned to one CPU while measuring (``os.sched_setaffinity`` where available) and
-nothing runs in parallel; the times are wall-clock, so other work on the machine slows them
+The process is pinned to one CPU while measuring (``os.sched_setaffinity`` where available),
+every timed section starts after ``gc.collect()`` (``start_clock``) and nothing runs in parallel; the times are wall-clock, so other work on the machine slows them
 down (the load average is printed and stored with the results).  ``--json FILE`` writes the
 results with the git commit (if the package is in a git checkout), python, numpy and platform,
 so runs can be compared across commits; ``--compare OLD.json`` prints the ratios new / old.
@@ -34,6 +34,7 @@ so runs can be compared across commits; ``--compare OLD.json`` prints the ratios
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -55,6 +56,14 @@ HIGHER_IS_BETTER = ("per_s",)  # metric name parts
 LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; other metrics (sizes, counts) are neutral
 
 
+def start_clock() -> float:
+    """``time.perf_counter()`` after ``gc.collect()``: every timed section starts without the
+    garbage of earlier work, so a full collection it would trigger (numba's first compile leaves
+    ~150,000 objects: ~90 ms) does not land inside a window of a few tenths of a second."""
+    gc.collect()
+    return time.perf_counter()
+
+
 def _random_step(g: Game, rng: np.random.Generator) -> None:
     legal = g.legal_actions()
     g.apply_action(legal[int(rng.integers(len(legal)))])
@@ -66,7 +75,7 @@ def bench_engine(decisions: int, players: int = 4, seed: int = 0) -> dict[str, f
     game_seed = seed
     g = Game(f"aoi(players={players})", seed=game_seed)
     done = 0
-    t0 = time.perf_counter()
+    t0 = start_clock()
     while done < decisions:
         if g.is_over():
             game_seed += 1
@@ -95,7 +104,7 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
     episode = seed
     env.reset(seed=episode)
     done = 0
-    t0 = time.perf_counter()
+    t0 = start_clock()
     while done < decisions:
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
@@ -132,7 +141,7 @@ def bench_env_last(
     episode = seed
     e.reset(seed=episode)
     done = 0
-    t0 = time.perf_counter()
+    t0 = start_clock()
     while done < decisions:
         obs, _, termination, truncation, _ = e.last()
         if termination or truncation:
@@ -164,7 +173,7 @@ def jit_warm_up(players: int = 3, seed: int = 0) -> dict[str, float]:
     from aoi_env.observation import ObservationEncoder
 
     g = Game(f"aoi(players={players})", seed=seed)
-    t0 = time.perf_counter()
+    t0 = start_clock()
     ObservationEncoder().encode(g, 0)
     return {"jit_compile_s": time.perf_counter() - t0}
 
@@ -184,7 +193,7 @@ def bench_games(players: Sequence[int], games: int, seed: int = 0) -> dict[str, 
     for p in players:
         rng = np.random.default_rng([seed, p])
         decisions = 0
-        t0 = time.perf_counter()
+        t0 = start_clock()
         for i in range(games):
             g = Game(f"aoi(players={p})", seed=seed + i)
             while not g.is_over():
@@ -213,11 +222,11 @@ def positions(players: int, seed: int, every: int = 5) -> list[Game]:
 def bench_clone_and_observation(players: int = 4, seed: int = 0) -> dict[str, float]:
     """Mean ``clone()``, observation and action-mask times (µs) over positions along a game."""
     pos = positions(players, seed)
-    t0 = time.perf_counter()
+    t0 = start_clock()
     for g in pos:
         g.clone()
     out = {"clone_us": (time.perf_counter() - t0) / len(pos) * 1e6}
-    t0 = time.perf_counter()
+    t0 = start_clock()
     for g in pos:
         g.action_mask()
     out["action_mask_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
@@ -226,7 +235,7 @@ def bench_clone_and_observation(players: int = 4, seed: int = 0) -> dict[str, fl
     except ImportError:
         return out
     enc = ObservationEncoder()
-    t0 = time.perf_counter()
+    t0 = start_clock()
     for g in pos:
         enc.encode(g, g.current_seat())
     out["observation_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
