@@ -25,10 +25,11 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
   (``resource.getrusage``).
 
 The process is pinned to one CPU while measuring (``os.sched_setaffinity`` where available),
-every timed section starts after ``gc.collect()`` (``start_clock``) and nothing runs in parallel; the times are wall-clock, so other work on the machine slows them
-down (the load average is printed and stored with the results).  ``--json FILE`` writes the
-results with the git commit (if the package is in a git checkout), python, numpy and platform,
-so runs can be compared across commits; ``--compare OLD.json`` prints the ratios new / old.
+every throughput section starts after ``gc.collect()`` (``start_clock``) and nothing runs in
+parallel; the times are wall-clock, so other work on the machine slows them down (the load
+average is printed and stored with the results).  ``--json FILE`` writes the results with the git
+commit (if the package is in a git checkout), python, numpy and platform, so runs can be
+compared across commits; ``--compare OLD.json`` prints the ratios new / old.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; othe
 
 
 def start_clock() -> float:
-    """``time.perf_counter()`` after ``gc.collect()``: every timed section starts without the
+    """``time.perf_counter()`` after ``gc.collect()``: each throughput section starts without the
     garbage of earlier work, so a full collection it would trigger (numba's first compile leaves
     ~150,000 objects: ~90 ms) does not land inside a window of a few tenths of a second."""
     gc.collect()
@@ -173,7 +174,7 @@ def jit_warm_up(players: int = 3, seed: int = 0) -> dict[str, float]:
     from aoi_env.observation import ObservationEncoder
 
     g = Game(f"aoi(players={players})", seed=seed)
-    t0 = start_clock()
+    t0 = time.perf_counter()
     ObservationEncoder().encode(g, 0)
     return {"jit_compile_s": time.perf_counter() - t0}
 
@@ -220,13 +221,14 @@ def positions(players: int, seed: int, every: int = 5) -> list[Game]:
 
 
 def bench_clone_and_observation(players: int = 4, seed: int = 0) -> dict[str, float]:
-    """Mean ``clone()``, observation and action-mask times (µs) over positions along a game."""
+    """Mean ``clone()``, observation and action-mask times (µs) over positions along a game (short
+    windows on a warm cache: no ``start_clock``, whose collection would leave the cache cold)."""
     pos = positions(players, seed)
-    t0 = start_clock()
+    t0 = time.perf_counter()
     for g in pos:
         g.clone()
     out = {"clone_us": (time.perf_counter() - t0) / len(pos) * 1e6}
-    t0 = start_clock()
+    t0 = time.perf_counter()
     for g in pos:
         g.action_mask()
     out["action_mask_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
@@ -235,7 +237,7 @@ def bench_clone_and_observation(players: int = 4, seed: int = 0) -> dict[str, fl
     except ImportError:
         return out
     enc = ObservationEncoder()
-    t0 = start_clock()
+    t0 = time.perf_counter()
     for g in pos:
         enc.encode(g, g.current_seat())
     out["observation_us"] = (time.perf_counter() - t0) / len(pos) * 1e6
