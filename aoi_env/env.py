@@ -227,6 +227,28 @@ print(env.unwrapped.game.scores())
 env.close()
 ```
 
+For speed, drive `aoi_env.raw_env(...)` where PettingZoo's checking wrappers are not needed (they
+cost about 25 µs a step; docs/performance.md).  Many games at once, without PettingZoo, for data
+generation and evaluation:
+
+```python
+import numpy as np
+from aoi_env.vector import VectorGame
+
+vec = VectorGame("aoi(players=3)", n=16, seed=0)   # auto-reset: every game always has a decision
+rng = np.random.default_rng(0)
+for _ in range(1000):
+    obs = vec.observations()            # float32[16, 5891], each game seen by its deciding seat
+    masks = vec.legal_masks()           # int8[16, 276]
+    step = vec.step(vec.random_actions(rng))   # or a policy's actions, one legal id per game
+    for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds
+        print(step.seeds[i], step.scores[i], step.rewards[i])
+```
+
+`ObservationEncoder().encode(game, seat)` gives one observation of an engine `Game` as a new
+array; `encode_into(out, game, seat)` writes it into a float32 vector you own (a row of a batch),
+which is what `VectorGame.observations` does.
+
 ## Version History
 
 * v0: first release: all rules R1-R146, observation schema 1, action schema 1 (aoi-env 0.1.0).

@@ -93,3 +93,16 @@ def test_vector_throughput_with_two_worker_processes():
     assert out["decisions_per_s"] > 0 and out["wall_s"] > 0
     with pytest.raises(ValueError, match="workers must be at least 1"):
         throughput(workers=0)
+
+
+def test_vector_example_of_the_environment_card_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The batched-play example of docs/environment.md (the card) runs and reports finished games."""
+    import re
+
+    from aoi_env.env import card
+
+    blocks = re.findall(r"```python\n(.*?)```", card(), re.S)
+    code = next(b for b in blocks if "VectorGame(" in b)
+    exec(compile(code, "environment.md", "exec"), {})  # noqa: S102 - our own documentation
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(re.fullmatch(r"\d+ \[.*\] \[.*\]", line) for line in lines), lines[:3]
