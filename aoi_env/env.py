@@ -235,12 +235,12 @@ generation and evaluation:
 import numpy as np
 from aoi_env.vector import VectorGame
 
-vec = VectorGame("aoi(players=3)", n=16, seed=0)   # auto-reset: every game always has a decision
+vec = VectorGame("aoi(players=3)", n=16, seed=0)  # auto-reset: every game always has a decision
 rng = np.random.default_rng(0)
 for _ in range(1000):
-    obs = vec.observations()            # float32[16, 5891], each game seen by its deciding seat
-    masks = vec.legal_masks()           # int8[16, 276]
-    step = vec.step(vec.random_actions(rng))   # or a policy's actions, one legal id per game
+    obs = vec.observations()  # float32[16, 5891], each game seen by its deciding seat
+    masks = vec.legal_masks()  # int8[16, 276]
+    step = vec.step(vec.random_actions(rng))  # or a policy's actions, one legal id per game
     for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds
         print(step.seeds[i], step.scores[i], step.rewards[i])
 ```
