@@ -93,10 +93,12 @@ class VectorGame:
 
     def legal_masks(self) -> np.ndarray:
         """int8[n, NUM_ACTIONS]: 1 for each legal id of each game's pending decision."""
-        out = np.zeros((self.n, NUM_ACTIONS), dtype=np.int8)
+        mask = bytearray(self.n * NUM_ACTIONS)  # byte writes beat numpy's list indexing (Game.action_mask)
         for i, g in enumerate(self.games):
-            out[i, g._legal] = 1
-        return out
+            row = i * NUM_ACTIONS
+            for a in g._legal:
+                mask[row + a] = 1
+        return np.frombuffer(mask, dtype=np.int8).reshape(self.n, NUM_ACTIONS)
 
     def legal_actions(self) -> list[list[int]]:
         return [g.legal_actions() for g in self.games]
@@ -133,9 +135,9 @@ class VectorGame:
         rewards = np.zeros((self.n, self.players), dtype=np.float32)
         scores = np.zeros((self.n, self.config.seats), dtype=np.int32)
         seeds = np.full(self.n, -1, dtype=np.int64)
-        for i, g in enumerate(self.games):
+        for i, (g, action) in enumerate(zip(self.games, acts.tolist(), strict=True)):
             try:
-                g.apply_action(int(acts[i]))
+                g.apply_action(action)  # a plain int from tolist(); a float or bool id is an error there
             except ValueError as err:
                 raise ValueError(f"game {i}: {err}") from None
             if g.is_over():

@@ -106,3 +106,19 @@ def test_vector_example_of_the_environment_card_runs(capsys: pytest.CaptureFixtu
     exec(compile(code, "environment.md", "exec"), {})  # noqa: S102 - our own documentation
     lines = capsys.readouterr().out.splitlines()
     assert lines and all(re.fullmatch(r"\d+ \[.*\] \[.*\]", line) for line in lines), lines[:3]
+
+
+def test_vector_masks_are_new_writable_arrays_and_float_actions_are_rejected():
+    """legal_masks hands out a new writable int8 array each call; an action given as a float (or a
+    bool) is an error naming the game, as in the single env, not silently truncated."""
+    vec = VectorGame("aoi(players=3)", 2, seed=4)
+    first, second = vec.legal_masks(), vec.legal_masks()
+    assert first.flags.writeable and first.dtype == np.int8 and first.shape == (2, NUM_ACTIONS)
+    first[:] = 0
+    assert second.sum() > 0 and vec.legal_masks().sum() == second.sum()
+    legal = [g.legal_actions()[0] for g in vec.games]
+    with pytest.raises(ValueError, match="game 0: action must be an integer id"):
+        vec.step(np.array(legal, dtype=np.float64))
+    with pytest.raises(ValueError, match="game 0: action must be an integer id"):
+        vec.step(np.array([True, True]))
+    vec.step(np.array(legal, dtype=np.int32))  # any integer dtype is fine
