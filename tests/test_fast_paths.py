@@ -236,3 +236,17 @@ def test_r39_r40_r54_values_derived_from_the_previous_hexes_equal_a_fresh_cache(
                 assert g.free_bridge_spots(seat, moles) == fresh.free_bridge_spots(seat, moles), (seat, moles)
         checked += 1
     assert checked > 500 and updated > 100
+
+
+def test_r71_r72_track_limits_table_is_the_boards_data() -> None:
+    """R71 / R72: ``tracks.limits`` (read by the MAIN legality and ``tracks.at_max``) holds each
+    planning board's sailing maximum, top terraforming level and the cost of one step of each."""
+    from aoi_env.core.rules import tracks
+    from aoi_env.data import load
+
+    boards = load().boards
+    assert len(tracks.limits()) == len(boards)
+    for board, row in zip(boards, tracks.limits(), strict=True):
+        sail = tuple(board.sailing_cost.get(r, 0) for r in ("coins", "tools", "scholars"))
+        dig = tuple(board.terraforming_cost.get(r, 0) for r in ("coins", "tools", "scholars"))
+        assert row == (board.sailing_max, *sail, len(board.terraforming_tools) - 1, *dig)

@@ -85,7 +85,6 @@ from aoi_env.core.state import (
     P_TOOLS,
 )
 from aoi_env.core.tables import tables
-from aoi_env.data import load
 from aoi_env.data.enums import Building
 
 BOOKS = P_BOOKS.start
@@ -241,25 +240,6 @@ def scholar_space(g: Game, d: int, form: int) -> int:
     return -1
 
 
-_TRACK_RESOURCES = ("coins", "tools", "scholars")
-
-
-@functools.cache
-def _track_limits() -> tuple[tuple[int, int, int, int, int, int, int, int], ...]:
-    """Per planning board: (the sailing maximum, a sailing step's coins, tools and scholars, the top
-    terraforming level, a terraforming step's coins, tools and scholars), read from the data once
-    for ``tracks.at_max`` / ``tracks.can_pay`` in the MAIN legality (issue 10)."""
-    out = []
-    for board in load().boards:
-        for cost in (board.sailing_cost, board.terraforming_cost):
-            if set(cost) - set(_TRACK_RESOURCES):
-                raise ValueError(f"track cost of the {board.terrain.name} board is not in {_TRACK_RESOURCES}: {cost}")
-        sail = tuple(board.sailing_cost.get(r, 0) for r in _TRACK_RESOURCES)
-        dig = tuple(board.terraforming_cost.get(r, 0) for r in _TRACK_RESOURCES)
-        out.append((board.sailing_max, *sail, len(board.terraforming_tools) - 1, *dig))
-    return tuple(out)
-
-
 @functools.cache
 def _spell_costs(ruleset: str, players: int, faction: int) -> tuple[int, ...]:
     """The power each spell costs the faction, its discount included (Illusionists, R92)."""
@@ -280,9 +260,9 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
         out.append(A_BUILD)
     out.extend(BUILDING_BASE + new - 1 for new in upgradable(g, seat, pl))
-    sail_max, sail_coins, sail_tools, sail_scholars, dig_max, dig_coins, dig_tools, dig_scholars = _track_limits()[
+    sail_max, sail_coins, sail_tools, sail_scholars, dig_max, dig_coins, dig_tools, dig_scholars = tracks.limits()[
         pl[P_BOARD]
-    ]  # tracks.at_max / tracks.can_pay
+    ]  # below the top of the track and a step affordable (R71, R72)
     coins, tools, scholars = pl[P_COINS], pl[P_TOOLS], pl[P_SCHOLARS]
     if pl[P_SAILING] < sail_max and coins >= sail_coins and tools >= sail_tools and scholars >= sail_scholars:
         out.append(A_SAIL)
