@@ -84,6 +84,16 @@ def counter(g: Game, seat: int, name: str) -> int:
     raise ValueError(f"unknown counter {name!r}")
 
 
+SCIENCE_COUNTERS = frozenset({"lowest_discipline", "top_two_disciplines"})
+"""Counters read from the discipline levels, which science steps change."""
+
+
+def reads_science(gain: dict[str, Any]) -> bool:
+    """Does this gain score VP from the discipline levels (C12)?  Such a part of a pass waits for
+    the steps of the other parts (R78.1, ``turn.do_pass``)."""
+    return not SCIENCE_COUNTERS.isdisjoint(gain.get("vp_per", ()))
+
+
 def _table_vp(value: int, thresholds: list[list[int]]) -> int:
     vp = 0
     for minimum, points in thresholds:
@@ -220,6 +230,10 @@ def source_gain(g: Game, src: int, ident: int, part: int) -> dict[str, Any]:
         (pending.SRC_INNOVATION, pending.PART_ONCE): tab.innovation_once,
         (pending.SRC_PALACE, pending.PART_ONCE): tab.palace_once,
         (pending.SRC_COMPETENCY, pending.PART_ONCE): tab.competency_once,
+        (pending.SRC_BONUS, pending.PART_PASS): tab.bonus_pass,
+        (pending.SRC_INNOVATION, pending.PART_PASS): tab.innovation_pass,
+        (pending.SRC_PALACE, pending.PART_PASS): tab.palace_pass,
+        (pending.SRC_COMPETENCY, pending.PART_PASS): tab.competency_pass,
     }[(src, part)]
     return table[ident]
 

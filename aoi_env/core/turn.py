@@ -54,7 +54,21 @@ from aoi_env.core.moves import (
     SPECIAL_WORDS,
     SPELL_BASE,
 )
-from aoi_env.core.pending import BR_MOLES, PART_EFFECT, SRC_BOOK, TB_BUILD, TB_BUY, UP_ACTION, Kind, Row
+from aoi_env.core.pending import (
+    BR_MOLES,
+    PART_EFFECT,
+    PART_PASS,
+    SRC_BONUS,
+    SRC_BOOK,
+    SRC_COMPETENCY,
+    SRC_INNOVATION,
+    SRC_PALACE,
+    TB_BUILD,
+    TB_BUY,
+    UP_ACTION,
+    Kind,
+    Row,
+)
 from aoi_env.core.rules import power, science, tracks
 from aoi_env.core.rules.power import II, III
 from aoi_env.core.state import (
@@ -412,7 +426,8 @@ def send_scholar(g: Game, seat: int, d: int, form: int) -> None:
 
 
 def do_pass(g: Game, seat: int) -> None:
-    """R78: pass effects, then (rounds 1-5) a new round bonus tile; passing order = next order."""
+    """R78: pass effects, then (rounds 1-5) a new round bonus tile; passing order = next order.
+    VP counted from discipline levels (C12) wait for the other parts' steps (B8; ``pass_gains``)."""
     s = g.state
     p = s.players[seat]
     p[P_PASSED] = 1
@@ -421,26 +436,35 @@ def do_pass(g: Game, seat: int) -> None:
     s.glob[G_NEXT_COUNT] = n + 1
     if s.glob[G_ROUND] < 6:
         pending.push(s, Kind.PASS_BONUS, seat)
-    for gain in pass_gains(g, seat):
-        effects.gain(g, seat, gain)
+    parts = pass_gains(g, seat)
+    for src, ident, gain in parts:  # pushed first, so they resolve after the other parts' steps
+        if effects.reads_science(gain):
+            pending.push(s, Kind.GAIN, seat, src, ident, PART_PASS, 1)
+    for _src, _ident, gain in parts:
+        if not effects.reads_science(gain):
+            effects.gain(g, seat, gain)
 
 
-def pass_gains(g: Game, seat: int) -> list[dict]:
+def pass_gains(g: Game, seat: int) -> list[tuple[int, int, dict]]:
+    """The seat's pass parts as (source, id, gain) (R78.1).  The player orders them; the only
+    order that matters is scoring VP by discipline levels (C12) before or after the steps of
+    another part (B8), and after is never worse, so ``do_pass`` resolves them in that order."""
     p = g.state.players[seat]
+    tab = g.tab
     out = []
     b = int(p[P_BONUS])
-    if b >= 0 and g.tab.bonus_pass[b]:
-        out.append(g.tab.bonus_pass[b])
-    for t in p[P_INNOVATIONS]:
-        if t >= 0 and g.tab.innovation_pass[t]:
-            out.append(g.tab.innovation_pass[t])
+    if b >= 0 and tab.bonus_pass[b]:
+        out.append((SRC_BONUS, b, tab.bonus_pass[b]))
+    for t in p[P_INNOVATIONS].tolist():
+        if t >= 0 and tab.innovation_pass[t]:
+            out.append((SRC_INNOVATION, t, tab.innovation_pass[t]))
     tile = int(p[P_PALACE_TILE])
-    if tile >= 0 and g.tab.palace_pass[tile]:
-        out.append(g.tab.palace_pass[tile])
+    if tile >= 0 and tab.palace_pass[tile]:
+        out.append((SRC_PALACE, tile, tab.palace_pass[tile]))
     comps = int(p[P_COMPETENCIES])
     for c in range(12):
-        if comps >> c & 1 and g.tab.competency_pass[c]:
-            out.append(g.tab.competency_pass[c])
+        if comps >> c & 1 and tab.competency_pass[c]:
+            out.append((SRC_COMPETENCY, c, tab.competency_pass[c]))
     return out
 
 

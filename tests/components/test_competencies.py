@@ -412,6 +412,20 @@ def test_r141_c12_pass_scores_the_lowest_discipline_level() -> None:
     assert g.state.players[0, P_VP] == 20 + 2
 
 
+def test_r78_c12_scores_after_the_b8_steps_of_the_same_pass() -> None:
+    """R78.1, R141 C12, R138 B8: the player orders their pass effects, and scoring the lowest
+    discipline after B8's step is never worse, so the engine resolves C12 last: science 2/3/3/3,
+    one School -> B8's step on banking makes the lowest 3, and C12 then pays 3 (not 2)."""
+    sc = position().competency(0, "C12").bonus(0, "B8").build(0, "r8c6", "school").set(0, science=(2, 3, 3, 3))
+    g = sc.turn(0)
+    play(g, "pass")
+    assert g.pending_kind() == Kind.STEPS_ANY
+    assert g.state.players[0, P_VP] == 20  # C12 waits for the step
+    play(g, "step banking")
+    assert g.state.players[0, P_VP] == 20 + 3
+    assert g.pending_kind() == Kind.PASS_BONUS  # then the new round bonus tile (R78.2)
+
+
 def test_r141_pass_competencies_add_up_with_the_bonus_tile() -> None:
     """R78.1: every pass effect applies: C8 (1 city -> 2) + C12 (lowest 3 -> 3) + B4 (Palace -> 4)."""
     sc = position().competency(0, "C8", "C12").set(0, cities=1, science=(3, 4, 5, 6))
