@@ -624,18 +624,27 @@ def _city_check(g: Game, row: Row) -> None:
         p[P_DEFER_CITY] = 0  # end of palace 15 (OP-19)
     elif p[P_DEFER_CITY]:
         return
-    s = g.state
-    depth = int(s.glob[G_DEPTH])
+    depth = g.state.glob.item(G_DEPTH)
     cities.check(g, seat)
-    new = int(s.glob[G_DEPTH]) - depth
-    below = s.stack[depth - 1] if depth else None
-    acquisition = new and below is not None and int(below[1]) == seat and int(below[0]) in _ACQUISITIONS
-    if acquisition and all(int(r[0]) == Kind.CHOOSE_CITY for r in s.stack[depth : depth + new]):
-        pending.push(s, Kind.REWARD_ORDER, seat, new)  # R55.4: the player orders the rewards
+    offer_reward_order(g, seat, g.state.glob.item(G_DEPTH) - depth)
 
 
 # the acquisition effects of an upgrade that may come before or after its city rewards (R55.4)
 _ACQUISITIONS = frozenset({Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_PALACE, Kind.PALACE_EFFECT})
+_CITY_ROWS = frozenset({Kind.CHOOSE_CITY, Kind.RIVER_CITY})
+
+
+def offer_reward_order(g: Game, seat: int, new: int) -> None:
+    """R55.4 / R70: when the top ``new`` rows are city rewards (tiles, a palace 14 crossing) pushed
+    right above the acquisition of the upgrade that founded them, the player orders the two."""
+    s = g.state
+    top = s.glob.item(G_DEPTH)
+    if new == 0 or top - new < 1:
+        return
+    below = s.stack[top - new - 1].tolist()
+    kinds = s.stack[top - new : top, 0].tolist()
+    if below[1] == seat and below[0] in _ACQUISITIONS and Kind.CHOOSE_CITY in kinds and _CITY_ROWS.issuperset(kinds):
+        pending.push(s, Kind.REWARD_ORDER, seat, new)
 
 
 def _order_text(g: Game, row: Row, a: int) -> str:
@@ -673,7 +682,9 @@ def _river_legal(g: Game, row: Row) -> list[int]:
 def _river_apply(g: Game, row: Row, a: int) -> None:
     """Palace 14 (R134): use the river crossing now, or not now (it is offered again later)."""
     if a != DONE:
+        depth = g.state.glob.item(G_DEPTH)
         cities.found_river_city(g, row[1], a - HEX_BASE)
+        offer_reward_order(g, row[1], g.state.glob.item(G_DEPTH) - depth)  # R70: any order
 
 
 @automatic(Kind.GAIN)

@@ -81,7 +81,7 @@ def tables(ruleset: str, players: int) -> Tables:
         "bridge_action", "setup_university", "setup_tower", "on_competency_book",
     )  # fmt: skip
     faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in d.factions)
-    palace_flag_keys = ("city_power", "flight", "river_city", "founds_city", "defer_city")
+    palace_flag_keys = ("city_power", "flight", "river_city", "river_city_own_turn", "founds_city", "defer_city")
     palace_flags = tuple({k: resolve(p.get(k, 0), ruleset, players) for k in palace_flag_keys} for p in d.palace_tiles)
     building_keys = {b.name.lower(): b for b in Building}
     t = Tables(

@@ -318,6 +318,7 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         "city_power",
         "flight",
         "river_city",
+        "river_city_own_turn",
         "always_offered",
         "founds_city",
         "defer_city",

@@ -416,7 +416,7 @@ def test_r134_op32_palace14_city_across_one_river_hex():
     g = build_palace(sc, 14, at="r7c6")
     assert g.pending_kind() == Kind.RIVER_CITY
     assert g.legal_moves() == ["rivercity r6c7", "rivercity r6c8", "done"]  # either river hex between them
-    play(g, "rivercity r6c7")
+    play(g, "rivercity r6c7", "first city")  # the order of the rewards (R55.4; see below)
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K1")
     play(g, "book law", "book law")  # then the tile's one-time effect: sailing 0 -> 1 -> 2 rewards
@@ -435,6 +435,74 @@ def test_r134_palace14_river_city_may_wait():
     play(g, "done")
     assert not g.state.hexes[:, H_CITY].any()
     assert g.pending_kind() == Kind.POST
+
+
+def _river_groups(sc: Scenario) -> Scenario:
+    """School r7c6 + Workshop r7c7 south of river r6c7, Guild r5c7 + Workshop r5c8 north of it:
+    a University on r7c6 gives 7 power and 4 buildings across the river."""
+    sc.build(0, "r7c6", "school").build(0, "r7c7", "workshop")
+    return sc.build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
+
+
+def test_r70_r134_river_city_of_an_upgrade_lets_the_player_order_the_rewards():
+    """R70 ([UA] "if this action founds a city, you may take the rewards in any order"), R134:
+    a University upgrade that founds a city across a river offers the same order as one that
+    founds it over land; "first competency" takes the University's competency before the tile."""
+    g = _river_groups(with_palace(scenario(), 14, at="r0c4").set(0, tools=5, coins=8)).turn(0)
+    play(g, "upgrade university", "upgrade r7c6")
+    assert g.pending_kind() == Kind.RIVER_CITY
+    play(g, "rivercity r6c7")
+    assert g.pending_kind() == Kind.REWARD_ORDER
+    assert g.legal_moves() == ["first city", "first competency"]
+    play(g, "first competency")
+    assert g.pending_kind() == Kind.CHOOSE_COMPETENCY
+
+
+def test_r55_r134_palace14_river_city_of_the_palace_build_lets_the_tile_come_first():
+    """R55.4, R134: when the Palace's own build founds the river city, "first palace" gives the
+    tile's one-time effect (2 sailing advances) before the city tile; "first city" keeps the old
+    order."""
+    sc = scenario().build(0, "r7c7", "workshop").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
+    g = build_palace(sc, 14, at="r7c6")
+    play(g, "rivercity r6c7")
+    assert g.legal_moves() == ["first city", "first palace"]
+    play(g, "first palace", "book law", "book law")
+    assert player(g)[P_SAILING] == 2
+    assert g.pending_kind() == Kind.CHOOSE_CITY
+
+
+def _bridge_links_seat0(game: str) -> Game:
+    """Seat 0 (palace 14) has two groups across river r6c7 (7 power, 4 buildings) and declined the
+    crossing so far; seat 1 casts the bridge spell from its Workshop r6c6 to seat 0's Guild r5c7."""
+    sc = scenario(tile="T6", game=game).build(0, "r0c4", "palace").palace_tile(0, 14)
+    sc.build(0, "r7c6", "guild").build(0, "r7c7", "guild").build(0, "r5c7", "guild").build(0, "r5c8", "workshop")
+    g = sc.build(1, "r6c6", "workshop").set(1, bowls=(0, 0, 7)).turn(1)
+    play(g, "spell S1", "bridge r6c6", "bridge to r5c7")
+    return g
+
+
+def test_r134_v12_palace14_river_crossing_only_in_its_owners_turn():
+    """R134 [UA v1.2]: "you decide when to use this ability in your turn": another player's bridge
+    that links the two groups does not let seat 0 found the river city in seat 1's turn."""
+    g = _bridge_links_seat0("aoi(players=3)")
+    assert g.current_seat() == 1 and g.pending_kind() == Kind.POST
+    assert not g.state.hexes[:, H_CITY].any()
+
+
+def test_r134_v12_palace14_river_crossing_offered_again_in_the_owners_turn():
+    """R134: in seat 0's own turn the next city check (after its build) offers the crossing."""
+    g = _bridge_links_seat0("aoi(players=3)")
+    play(g, "done", "pass", "bonus B1")  # seat 1 ends its turn, seat 2 passes
+    assert g.current_seat() == 0
+    play(g, "upgrade guild", "upgrade r5c8")  # a build of seat 0: its city check
+    assert g.pending_kind() == Kind.RIVER_CITY
+
+
+def test_r145_v10_palace14_river_crossing_in_any_turn():
+    """R145, R134 [PL v1.0]: the first edition does not say "in your turn"; treated as any turn
+    (as Palace 11's "counts as founding" and palace 15's interleaving are: the v1.2 addition off)."""
+    g = _bridge_links_seat0("aoi(players=3,ruleset=v1.0)")
+    assert g.current_seat() == 0 and g.pending_kind() == Kind.RIVER_CITY
 
 
 def test_r134_without_palace14_the_river_separates_the_groups():

@@ -15,7 +15,17 @@ import numpy as np
 from aoi_env.core import pending
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.terrain import own_mask
-from aoi_env.core.state import H_BUILDING, H_CITY, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE
+from aoi_env.core.state import (
+    G_ORDER,
+    G_PHASE,
+    G_TURN,
+    H_BUILDING,
+    H_CITY,
+    H_PAVILION,
+    H_RIVER_CITY,
+    P_PALACE_TILE,
+    Phase,
+)
 from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
@@ -96,9 +106,12 @@ def check(g: Game, seat: int) -> None:
 
 def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     """Palace 14 (R134): river hex -> the buildings of two non-city groups that would found a
-    city together across it.  The player decides whether and when to use it."""
+    city together across it.  The player decides whether and when to use it; in v1.2 only in
+    their own turn ("у свій хід"), so not when another player's bridge links the groups."""
     tile = int(g.state.players[seat, P_PALACE_TILE])
     if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
+        return {}
+    if g.tab.palace_flags[tile]["river_city_own_turn"] and not _own_turn(g, seat):
         return {}
     h = g.state.hexes
     own = np.flatnonzero(own_mask(g, seat)).tolist()
@@ -112,6 +125,12 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
                 for r in np.flatnonzero(rivers).tolist():
                     out.setdefault(r, gi + gj)
     return out
+
+
+def _own_turn(g: Game, seat: int) -> bool:
+    """Is it the seat's turn in Phase II (its main action, or anything resolving in it)?"""
+    glob = g.state.glob
+    return glob.item(G_PHASE) == Phase.ACTIONS and glob.item(G_ORDER.start + glob.item(G_TURN)) == seat
 
 
 def found_river_city(g: Game, seat: int, river: int) -> None:
