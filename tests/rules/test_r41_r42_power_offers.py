@@ -345,6 +345,28 @@ def test_op56_initial_placement_makes_no_offers() -> None:
     assert adjacent_placements >= 2  # Workshops were placed next to other players' Workshops
 
 
+def test_op56_c10_tower_taken_at_setup_makes_no_offers() -> None:
+    """OP-56 (ASSUMPTION, every setup placement), R22 / R23, R141 C10: the Monks take C10 with
+    their University and place its neutral Tower during setup; next to another player's
+    Workshop it still makes no offer (it used to, costing the neighbour VP before round 1)."""
+    g = Game("aoi(players=3,factions=monks+omar+felines,boards=lake+forest+desert,skip_forced=false)", seed=0)
+    while g.pending_kind() != Kind.NEUTRAL_PLACE:
+        moves = g.legal_moves()
+        play(g, "competency C10" if "competency C10" in moves else moves[0])
+    seat = g.current_seat()
+    h = g.state.hexes
+    others = (h[:, H_OWNER] >= 0) & (h[:, H_OWNER] != seat) & (h[:, H_BUILDING] > 0)
+    target = max(g.legal_moves(), key=lambda m: int((g.adjacency()[parse_hex(m.split()[1])] & others).sum()))
+    assert (g.adjacency()[parse_hex(target.split()[1])] & others).any()  # a neighbour is there
+    before = [bowls(g, s) for s in range(3)], [vp(g, s) for s in range(3)]
+    play(g, target)
+    assert g.state.glob[G_ROUND] == 0 and g.pending_kind() != Kind.OFFER
+    while g.state.glob[G_ROUND] == 0:
+        assert g.pending_kind() != Kind.OFFER
+        g.apply_action(g.legal_actions()[0])
+    assert [vp(g, s) for s in range(3) if s != seat] == [v for s, v in enumerate(before[1]) if s != seat]
+
+
 # --------------------------------------------------------------------------------------------
 # property check against an independent reading of R41 / R42 in random games
 

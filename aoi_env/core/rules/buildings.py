@@ -11,6 +11,7 @@ from aoi_env.core.pending import Kind
 from aoi_env.core.rules import power
 from aoi_env.core.state import (
     G_NEUTRAL_LEFT,
+    G_PHASE,
     H_BUILDING,
     H_NEUTRAL,
     H_OWNER,
@@ -20,6 +21,7 @@ from aoi_env.core.state import (
     P_NEUTRAL_BUILT,
     P_TOOLS,
     P_VP,
+    Phase,
 )
 from aoi_env.data.enums import Building
 
@@ -153,6 +155,8 @@ def after_build(g: Game, seat: int, pos: int, btype: int) -> None:
                 fire(g, seat, "build_workshop_border")
     if g.is_player(seat):  # the Automa founds no cities (AUTOMA.md §10 #26)
         pending.push(g.state, Kind.CITY_CHECK, seat)
+    if g.state.glob.item(G_PHASE) == Phase.SETUP:
+        return  # OP-56: setup placements make no offers (C10's Tower taken at setup, R22, R23)
     for other, v in reversed(offers(g, seat, pos)):
         if effective_offer(g.state.players[other], v) > 0:
             pending.push(g.state, Kind.OFFER, other, v, seat)
