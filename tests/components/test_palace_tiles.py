@@ -471,6 +471,20 @@ def test_r55_r134_palace14_river_city_of_the_palace_build_lets_the_tile_come_fir
     assert g.pending_kind() == Kind.CHOOSE_CITY
 
 
+def test_r134_op32_palace14_river_hex_joins_every_group_on_its_banks():
+    """R134, OP-32: ignoring river hex r6c7 joins all of seat 0's groups on its banks, here three:
+    Guild r5c7 + Workshop r5c8 (north), Guild r6c6 (west), Guild r7c7 (south).  No two of them
+    qualify (3 buildings at most), all three do (4 buildings, 7 power), and all found the city."""
+    sc = with_palace(scenario(), 14, at="r0c4").build(0, "r5c7", "guild").build(0, "r6c6", "guild")
+    g = sc.build(0, "r7c7", "guild").set(0, tools=3, coins=5).turn(0)
+    play(g, "build", "target r5c8")
+    assert g.pending_kind() == Kind.RIVER_CITY
+    assert g.legal_moves() == ["rivercity r6c7", "done"]  # r6c8 touches only two of the groups
+    play(g, "rivercity r6c7", "city K1")
+    assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r5c7", "r5c8", "r6c6", "r7c7"))
+    assert hex_row(g, "r0c4")[H_CITY] == 0
+
+
 def _bridge_links_seat0(game: str) -> Game:
     """Seat 0 (palace 14) has two groups across river r6c7 (7 power, 4 buildings) and declined the
     crossing so far; seat 1 casts the bridge spell from its Workshop r6c6 to seat 0's Guild r5c7."""

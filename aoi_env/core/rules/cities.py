@@ -105,8 +105,8 @@ def check(g: Game, seat: int) -> None:
 
 
 def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
-    """Palace 14 (R134): river hex -> the buildings of two non-city groups that would found a
-    city together across it.  The player decides whether and when to use it; in v1.2 only in
+    """Palace 14 (R134): river hex -> the buildings of the non-city groups on its banks (two or
+    more) that would found a city together across it.  The player decides whether and when to use it; in v1.2 only in
     their own turn ("у свій хід"), so not when another player's bridge links the groups."""
     tile = int(g.state.players[seat, P_PALACE_TILE])
     if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
@@ -116,14 +116,16 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     h = g.state.hexes
     own = np.flatnonzero(own_mask(g, seat)).tolist()
     groups = [grp for grp in connected_groups(g, own) if not h[grp, H_CITY].any()]
-    adj = g.geo.adj
+    if len(groups) < 2:
+        return {}
+    adj, river = g.geo.adj, g.geo.river
+    banks = [(river & adj[grp].any(axis=0)) for grp in groups]  # river hexes next to each group
     out: dict[int, list[int]] = {}
-    for i, gi in enumerate(groups):
-        for gj in groups[i + 1 :]:
-            rivers = g.geo.river & adj[gi].any(axis=0) & adj[gj].any(axis=0)
-            if rivers.any() and qualifies(g, seat, gi + gj):
-                for r in np.flatnonzero(rivers).tolist():
-                    out.setdefault(r, gi + gj)
+    for r in np.flatnonzero(np.sum(banks, axis=0) >= 2).tolist():
+        # ignoring r joins every group on its banks (all of them found the city, OP-32)
+        joined = sorted(q for grp, bank in zip(groups, banks, strict=True) if bank[r] for q in grp)
+        if qualifies(g, seat, joined):
+            out[r] = joined
     return out
 
 
