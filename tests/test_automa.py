@@ -324,13 +324,38 @@ def test_automa_catch_up_selection() -> None:
 
 
 def test_automa_takes_an_innovation_without_effect() -> None:
-    """§5.7: by directional selection over the display; no effect; at most 3."""
+    """§5.7, §10 #19: by directional selection over the display in reading order; no effect.
+    With 2 factions the two wide "2/4" spaces lie on top (R20), so RD 1 takes the left wide one
+    (engine space 4), not the Banking column space (engine space 0)."""
     g = solo().round(3).turn(0)
-    spaces = [int(t) for t in g.state.glob[G_INNOV_SPACES] if t >= 0]
-    am.resolve_innovation(g, AUTOMA, CARDS[6])  # card *6: RD 1 -> the first display space
-    assert g.state.glob[G_INNOV_OWNER.start + spaces[0]] == AUTOMA
-    assert g.state.players[AUTOMA, P_INNOVATIONS.start] == spaces[0]
+    tiles = g.state.glob[G_INNOV_SPACES].tolist()
+    assert len(g.innovation_space_cost) == 6 and g.innovation_space_cost[4][1] == 1  # 2 Bk + 2 La + 1 any
+    am.resolve_innovation(g, AUTOMA, CARDS[6])  # card *6: RD 1
+    assert g.state.glob[G_INNOV_OWNER.start + tiles[4]] == AUTOMA
+    assert g.state.players[AUTOMA, P_INNOVATIONS.start] == tiles[4]
     assert g.state.players[AUTOMA, P_VP] == 20
+
+
+@pytest.mark.parametrize(
+    ("card", "space"),
+    [(6, 4), (1, 5), (3, 0), (2, 3), (5, 2), (7, 1)],  # RD 1, RD 2, RD 3, LU 1, LU 2, RD 4
+)
+def test_automa_innovation_display_reading_order(card: int, space: int) -> None:
+    """§10 #19, §10 #1: reading order over a 2-faction display is wide left, wide right, then the
+    Banking, Law, Engineering and Medicine columns; RD counts from the front, LU from the back."""
+    g = solo().round(3).turn(0)
+    tiles = g.state.glob[G_INNOV_SPACES].tolist()
+    am.resolve_innovation(g, AUTOMA, CARDS[card])
+    assert g.state.players[AUTOMA, P_INNOVATIONS.start] == tiles[space]
+
+
+def test_automa_innovation_reading_order_skips_taken_spaces() -> None:
+    """§5.1: taken tiles are not options; RD 1 then takes the next free space in reading order."""
+    g = solo().round(3).turn(0)
+    tiles = g.state.glob[G_INNOV_SPACES].tolist()
+    g.state.glob[G_INNOV_OWNER.start + tiles[4]] = 0  # the human took the left wide tile
+    am.resolve_innovation(g, AUTOMA, CARDS[6])
+    assert g.state.players[AUTOMA, P_INNOVATIONS.start] == tiles[5]
 
 
 def test_automa_pass_vp_and_bonus_tile_slot() -> None:

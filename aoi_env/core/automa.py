@@ -330,8 +330,22 @@ def _cube_distance() -> np.ndarray:
 
 def directional(options: list[int], direction: str, count: int) -> int:
     """§5.1 / §10 #1: RD = reading order, LU = its reverse; take the n-th, wrapping around."""
-    order = sorted(options) if direction == "RD" else sorted(options, reverse=True)
-    return order[(count - 1) % len(order)]
+    order = sorted(options)
+    return order[reading_index(len(order), direction, count)]
+
+
+def reading_index(k: int, direction: str, count: int) -> int:
+    """Index of the n-th of ``k`` options listed in reading order: RD from the front, LU from
+    the back, wrapping around (§10 #1)."""
+    i = (count - 1) % k
+    return i if direction == "RD" else k - 1 - i
+
+
+def innovation_reading_order(g: Game) -> list[int]:
+    """Display spaces in reading order (§5.7, §10 #19): the two wide "2/4" spaces lie on top of
+    the display (R20: "the two top innovations"), then the column spaces row by row."""
+    columns = 4 * g.data.raw["innovation_display"]["rows_per_column"][g.seats]
+    return [*range(columns, len(g.innovation_space_cost)), *range(columns)]
 
 
 def atp_rank(terrain_key: str, side: str) -> dict[int, int]:
@@ -590,10 +604,11 @@ def resolve_innovation(g: Game, seat: int, support: Card) -> None:
     if taken >= 3:
         return
     glob = g.state.glob
-    spaces = [i for i, t in enumerate(glob[G_INNOV_SPACES]) if t >= 0 and glob[G_INNOV_OWNER.start + int(t)] == -1]
+    free = {i for i, t in enumerate(glob[G_INNOV_SPACES].tolist()) if t >= 0 and glob[G_INNOV_OWNER.start + t] == -1}
+    spaces = [i for i in innovation_reading_order(g) if i in free]
     if not spaces:
         return
-    space = directional(spaces, support.direction, support.count)
+    space = spaces[reading_index(len(spaces), support.direction, support.count)]
     tile = int(glob[G_INNOV_SPACES.start + space])
     glob[G_INNOV_OWNER.start + tile] = seat
     p[P_INNOVATIONS.start + taken] = tile
