@@ -84,6 +84,9 @@ def counter(g: Game, seat: int, name: str) -> int:
     raise ValueError(f"unknown counter {name!r}")
 
 
+STEP_KEYS = frozenset({"steps_one", "steps_any"})
+"""Gain keys that only advance science (OP-58: such an action needs a step it can gain)."""
+
 SCIENCE_COUNTERS = frozenset({"lowest_discipline", "top_two_disciplines"})
 """Counters read from the discipline levels, which science steps change."""
 
@@ -217,6 +220,8 @@ def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = No
         return bool(p[P_SCHOLAR_SUPPLY] > 0)
     if "vp_per" in gain and len(gain) == 1:
         return any(counter(g, seat, c) > 0 for c in gain["vp_per"])
+    if STEP_KEYS.issuperset(gain):  # BA4, palace 6, B7: only science steps
+        return any(science.can_step(g, seat, d) for d in range(4))
     return True
 
 

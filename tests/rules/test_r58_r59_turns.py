@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from aoi_env.core.pending import Kind
-from aoi_env.core.state import G_PHASE, G_ROUND, P_BOWLS, P_COINS, P_PASSED, P_SAILING, Phase
+from aoi_env.core.state import G_BOOK_ACTIONS, G_PHASE, G_ROUND, P_BOWLS, P_COINS, P_PASSED, P_SAILING, Phase
 from aoi_env.testing import Scenario, play
 
 FACTIONS = ["felines", "blessed", "navigators"]
@@ -148,6 +148,36 @@ def test_op58_actions_need_their_main_effect() -> None:
     assert "spell S1" not in moves
     assert "special competency" not in moves
     assert "pass" in moves
+
+
+def _science_only_actions(science: tuple[int, int, int, int], cities: int = 0) -> list[str]:
+    """Seat 0 with BA4 (2 steps in one discipline) on display, palace 6 (special: 2 steps in one
+    discipline) and B7 (special: 1 step), books and power to pay: its offered actions."""
+    s = Scenario("aoi(players=3)", factions=["felines", "blessed", "monks"], boards=["desert", "lake", "forest"])
+    for seat, tile in enumerate(("B7", "B9", "B8")):
+        s.bonus(seat, tile)
+    s.round(1, tile="T10").build(0, "r7c6", "workshop").build(0, "r8c6", "palace").palace_tile(0, 6)
+    s.state().glob[G_BOOK_ACTIONS] = [3, 0, 1]  # BA4 in the first book-action slot
+    s.set(0, books=(2, 0, 0, 0), science=science, cities=cities, bowls=(0, 0, 12))
+    return s.turn(0).legal_moves()
+
+
+def test_op58_steps_only_actions_need_a_step_that_can_be_gained() -> None:
+    """OP-58, R50: BA4, palace 6's and B7's specials only advance science; with every discipline
+    at 7 and no key, no step can be gained, so none of them is offered."""
+    moves = _science_only_actions((7, 7, 7, 7))
+    assert not {"book BA4", "special palace", "special bonus"} & set(moves)
+    assert "book BA2" in moves  # another book action stays legal
+
+
+def test_op58_steps_only_actions_with_one_open_discipline_or_a_key() -> None:
+    """OP-58, R50, R52, OP-31: one discipline below 7, or a key for a discipline at 7, is
+    enough; a discipline at 12 never is.  Keys = city tiles - unlocked tracks: with three tracks
+    at 12, one city tile leaves no key and four leave one."""
+    for science, cities in (((7, 7, 12, 6), 0), ((7, 12, 12, 12), 4)):
+        moves = _science_only_actions(science, cities)
+        assert {"book BA4", "special palace", "special bonus"} <= set(moves), science
+    assert "book BA4" not in _science_only_actions((7, 12, 12, 12), 3)
 
 
 def test_op58_pass_is_legal_with_nothing_else() -> None:

@@ -42,6 +42,16 @@ def top_taken(g: Game, seat: int, d: int) -> bool:
     return bool((others >= MAX_LEVEL).any() or g.state.glob[G_NEUTRAL_SCIENCE][d] >= MAX_LEVEL)
 
 
+def can_step(g: Game, seat: int, d: int) -> bool:
+    """Would a step in discipline ``d`` be gained now: below 12 and 12 free (R52), past 7 only
+    with a key to use (R50)?"""
+    player = g.state.players[seat]
+    level = int(player[SCI + d])
+    if level >= MAX_LEVEL or (level == MAX_LEVEL - 1 and top_taken(g, seat, d)):
+        return False
+    return level != KEY_LEVEL - 1 or keys_available(player) > 0
+
+
 def advance(g: Game, seat: int, d: int, n: int) -> int:
     """Advance ``n`` steps in discipline ``d``; returns the steps gained before any key decision."""
     from aoi_env.core.effects import fire  # effects imports science
