@@ -33,7 +33,7 @@ class Kind(IntEnum):
     TB_FLY = 22  # p0 free spades, p1 flags: choose a flight target (R129)
     TB_SPADES = 23  # p0 free spades, p1 flags, p2 hex: how many spades on the first hex
     TB_FINISH = 24  # p0 spades left, p1 flags, p2 hex: extra spades elsewhere, Workshop, or done
-    LIZARD_BUILD = 25  # p1 flags: free Workshop on any native hex in reach (R94)
+    LIZARD_BUILD = 25  # p0 hex terraformed + 1 (0 none), p1 flags: free Workshop on a native hex in reach (R94)
     SPADES = 26  # p0 spades left: split spades, no buying, no Workshop (R81, R23)
     # --- other action parts
     UPGRADE_TARGET = 30  # p0 new Building, p1 UP_* source: choose the building to upgrade

@@ -330,7 +330,7 @@ def _spades_apply(g: Game, row: Row, a: int) -> None:
     terrain.apply_spades(g, seat, pos, k)
     native = terrain.distances_to_native(g, seat)[pos] == 0
     if flags & TB_LIZARD:
-        pending.push(g.state, Kind.LIZARD_BUILD, seat, 0, flags)
+        pending.push(g.state, Kind.LIZARD_BUILD, seat, pos + 1, flags)  # the hex just terraformed
     elif native:
         pending.push(g.state, Kind.TB_FINISH, seat, left, flags, pos)  # R63.3: extras only after native
 
@@ -379,15 +379,21 @@ def _finish_apply(g: Game, row: Row, a: int) -> None:
 # Lizards' free Workshop (R94, OP-53)
 
 
-def _lizard_targets(g: Game, seat: int) -> np.ndarray:
+def _lizard_targets(g: Game, seat: int, terraformed: int = -1) -> np.ndarray:
+    """Empty native hexes in reach, and the hex the TB just terraformed even when a palace 9
+    flight put it out of ordinary reach ([UA] "need not be built on the just terraformed hex":
+    that hex is always one of the choices, OP-53)."""
     if buildings.pieces_left(g, seat, Building.WORKSHOP) <= 0:
         return np.zeros(len(g.geo.land), dtype=bool)
-    return terrain.reach(g, seat) & terrain.empty_land(g) & (terrain.distances_to_native(g, seat) == 0)
+    where = terrain.reach(g, seat).copy()
+    if terraformed >= 0:
+        where[terraformed] = True
+    return where & terrain.empty_land(g) & (terrain.distances_to_native(g, seat) == 0)
 
 
 @decision(Kind.LIZARD_BUILD, lambda g, row, a: "done" if a == DONE else f"workshop {hex_name(a - HEX_BASE)}")
 def _lizard_legal(g: Game, row: Row) -> list[int]:
-    return [*_hexes(_lizard_targets(g, row[1])), DONE]
+    return [*_hexes(_lizard_targets(g, row[1], row[2] - 1)), DONE]
 
 
 @applies(Kind.LIZARD_BUILD)

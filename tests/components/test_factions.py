@@ -20,7 +20,7 @@ from aoi_env.core.board import parse_hex
 from aoi_env.core.config import GameConfig
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
-from aoi_env.core.rules import scoring
+from aoi_env.core.rules import scoring, terrain
 from aoi_env.core.state import (
     G_BONUS_COINS,
     G_BONUS_STATE,
@@ -434,6 +434,20 @@ def test_r94_lizards_city_gives_tb_with_free_spade_and_free_workshop_anywhere() 
     assert (val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (coins, tools)  # spade and Workshop free
     assert val(g, 0, P_VP) == 28  # 22 + 4 (K1) + 2 (T1: the free Workshop is a build)
     assert val(g, 0, P_BUILT.start + Building.WORKSHOP) == 3
+
+
+def test_r94_op53_lizards_workshop_may_go_on_the_hex_reached_by_a_palace9_flight() -> None:
+    """R94 / OP-53, R129: the city TB may fly (palace 9); the flown-to hex, made native by the
+    free spade, is out of ordinary reach, yet it is the hex just terraformed, which the free
+    Workshop may always use ([UA] "need not be built on the just terraformed hex")."""
+    sc = scenario(["lizards", "goblins", "omar"], ["swamp", "desert", "lake"], tile="T1")
+    sc.build(0, "r8c5", "palace").palace_tile(0, 9).build(0, "r8c6", "guild").build(0, "r8c7", "workshop")
+    sc.terrain("r8c8", "swamp").set(0, scholars=2, scholar_supply=5)
+    g = play(sc.turn(0), "build", "target r8c8", "city K1", "fly", "fly r5c4", "spades 1")
+    assert terrain_at(g, "r5c4") == Terrain.SWAMP and not terrain.reach(g, 0)[parse_hex("r5c4")]
+    assert g.pending_kind() == Kind.LIZARD_BUILD and "workshop r5c4" in g.legal_moves()
+    play(g, "workshop r5c4")
+    assert building_at(g, "r5c4") == (Building.WORKSHOP, 0)
 
 
 def test_r94_lizards_may_skip_the_spade_and_only_build() -> None:
