@@ -620,12 +620,17 @@ def _g16_apply(g: Game, row: Row, a: int) -> None:
 def _city_check(g: Game, row: Row) -> None:
     seat = row[1]
     p = g.state.players[seat]
-    if row[2] == 1:
-        p[P_DEFER_CITY] = 0  # end of palace 15 (OP-19)
+    waiting = 0
+    if row[2] == 1:  # end of palace 15 (OP-19): the tiles of the cities founded during its parts
+        waiting = max(0, int(p[P_DEFER_CITY]) - 1)
+        p[P_DEFER_CITY] = 0
     elif p[P_DEFER_CITY]:
+        p[P_DEFER_CITY] += cities.check(g, seat, tiles=False)  # founded now (R43), rewarded later
         return
     depth = g.state.glob.item(G_DEPTH)
     cities.check(g, seat)
+    for _ in range(waiting):
+        pending.push(g.state, Kind.CHOOSE_CITY, seat, 0)
     offer_reward_order(g, seat, g.state.glob.item(G_DEPTH) - depth)
 
 

@@ -90,7 +90,7 @@ P_SPECIALS_USED = _p.add("specials_used")  # bitmask of special actions used thi
 P_NEUTRAL_PALACE = _p.add("neutral_palace")  # 1 = owns the neutral Palace (OP-39)
 P_SETUP_SPADES = _p.add("setup_spades")  # spades to use after initial placement (R23, OP-37)
 P_BURNED = _p.add("burned")  # power tokens sacrificed so far (R33), for the token invariant
-P_DEFER_CITY = _p.add("defer_city")  # 1 while palace 15's parts resolve: city rewards wait (OP-19)
+P_DEFER_CITY = _p.add("defer_city")  # palace 15's parts: 1 + cities founded meanwhile, their tiles wait (OP-19)
 P_ADDED_TOKENS = _p.add("added_tokens")  # power tokens added from the supply (R32), for the token invariant
 PLAYER_FIELDS = _p.size
 

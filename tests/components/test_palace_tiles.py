@@ -559,14 +559,36 @@ def test_r135_op19_palace15_parts_not_interleaved_city_rewards_wait():
     g = _palace15()
     play(g, "part spades", "target r7c6")
     assert g.legal_moves() == ["spades 1"]  # inside the TB part: no other part can start
-    play(g, "spades 1", "workshop")  # 4th building, power 3 + 2 + 1 + 1 = 7: a city is due
-    assert g.pending_kind() == Kind.PALACE15  # ... but the next part comes first
-    assert not hex_row(g, "r7c6")[H_CITY]
+    play(g, "spades 1", "workshop")  # 4th building, power 3 + 2 + 1 + 1 = 7: a city is founded (R43)
+    assert g.pending_kind() == Kind.PALACE15  # ... but its tile waits: the next part comes first
+    assert hex_row(g, "r7c6")[H_CITY] and player(g)[P_CITIES] == 0
     play(g, "part bridges", "bridge r5c7", "bridge to r6c6", "part books", "book law", "book law")
     assert g.pending_kind() == Kind.CHOOSE_CITY  # now the city
     play(g, "city K1")
     assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r6c6", "r7c5", "r7c6", "r8c6"))
     assert player(g)[P_VP] == 24  # 20 + 4 (K1)
+
+
+@pytest.mark.parametrize("game", ["aoi(players=3)", "aoi(players=3,ruleset=v1.0)"])
+def test_op19_palace15_city_founded_in_a_part_stays_a_city_when_a_bridge_joins_another(game: str):
+    """OP-19, R43, R44: only the city's rewards wait in v1.2, not its founding.  The TB part
+    founds city A (Palace r7c5, Guild r8c6, Workshops r6c6 and r7c6); the bridges part then joins
+    it to the existing city B (r5c7, r5c8, r4c7, r4c8).  Both stay cities, so A's tile, VP and key
+    still come (they were lost when the founding itself waited)."""
+    sc = scenario(game=game).build(0, "r8c6", "guild").build(0, "r6c6", "workshop")
+    city_b = ("r5c7", "r5c8", "r4c7", "r4c8")
+    for h, building in zip(city_b, ("guild", "school", "guild", "workshop"), strict=True):
+        sc.build(0, h, building)
+    g = build_palace(sc.city(*city_b).set(0, cities=1), 15, tools=5, coins=8)
+    play(g, "part spades", "target r7c6", "spades 1", "workshop")
+    if g.pending_kind() == Kind.CHOOSE_CITY:  # v1.0: at once
+        play(g, "city K1")
+    play(g, "part bridges", "bridge r5c7", "bridge to r6c6")
+    while g.pending_kind() != Kind.POST:
+        play(g, "city K1" if g.pending_kind() == Kind.CHOOSE_CITY else g.legal_moves()[0])
+    assert player(g)[P_CITIES] == 2
+    assert player(g)[P_VP] == 24  # 20 + 4 (K1)
+    assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r7c5", "r8c6", "r6c6", "r7c6", *city_b))
 
 
 def test_op19_r145_palace15_in_v1_0_city_rewards_do_not_wait():

@@ -77,8 +77,9 @@ def connected_groups(g: Game, positions: list[int]) -> list[list[int]]:
     return out
 
 
-def check(g: Game, seat: int) -> None:
-    """Join buildings to cities and found new ones; push a city-tile choice per new city."""
+def check(g: Game, seat: int, tiles: bool = True) -> int:
+    """Join buildings to cities and found new ones; push a city-tile choice per new city unless
+    ``tiles`` is False (palace 15's parts: the tiles wait, OP-19).  Returns the cities founded."""
     h = g.state.hexes
     positions = np.flatnonzero(own_mask(g, seat)).tolist()
     groups = connected_groups(g, positions)
@@ -98,10 +99,13 @@ def check(g: Game, seat: int) -> None:
             for q in group:
                 city[q] = 1
             founded += 1
+    if not tiles:
+        return founded
     if river_city_options(g, seat):
         pending.push(g.state, Kind.RIVER_CITY, seat)  # resolved after the new cities' tiles
     for _ in range(founded):
         pending.push(g.state, Kind.CHOOSE_CITY, seat, 0)
+    return founded
 
 
 def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
