@@ -169,7 +169,7 @@ def test_r57_competency_income_c2_and_c10() -> None:
 
 
 def test_r57_competency_income_c3_book_of_choice_and_power() -> None:
-    """R57.3: C3 pays 1 book of choice + 1 power; the player chooses the colour (OP-64)."""
+    """R57.3: C3 pays 1 book of choice + 1 power; the player chooses the colour."""
     s = scenario()
     s.competency(0, "C3")
     g = collect(s)

@@ -353,12 +353,16 @@ def test_r65_moles_tunnel_costs_a_tool_and_scores() -> None:
 
 
 def test_op48_one_tunnel_per_tb_on_the_main_hex_only() -> None:
-    """OP-48: at most one tunnel per TB, for the main target; leftover spades use normal reach."""
+    """OP-48: at most one tunnel per TB, for the main target; leftover spades use normal reach.
+    S6 gives 2 free spades; the tunnel to r7c4 (wasteland, 1 spade from desert) leaves one, and
+    it is offered exactly on the hexes of normal reach, with no second tunnel."""
     g = scenario(factions=["moles", "blessed", "monks"]).turn(0)
-    play(g, "spell S6", "tunnel", "tunnel r7c8", "spades 2")
-    assert "tunnel" not in g.legal_moves()
+    play(g, "spell S6", "tunnel", "tunnel r7c4", "spades 1")
+    moves = g.legal_moves()
+    assert sorted(m.split()[1] for m in moves if m.startswith("spade ")) == REACH
+    assert not any(m.startswith("tunnel") for m in moves)
     play(g, "workshop")
-    assert g.pending_kind() == Kind.POST
+    assert building(g, "r7c4") == ("workshop", 0)
 
 
 def test_r65_palace9_flight_costs_a_scholar_and_scores() -> None:
