@@ -30,6 +30,7 @@ from aoi_env.core.state import (
     P_DEFER_CITY,
     P_FACTION,
     P_PALACE_TILE,
+    P_PASSED,
     P_PAVILIONS,
     P_SCHOLAR_SUPPLY,
     P_SCHOLARS,
@@ -265,8 +266,8 @@ def listeners(g: Game, seat: int, event: str) -> list[dict[str, Any]]:
             if comps >> c & 1 and event in evs:
                 out.append(evs[event])
     if s.glob[G_PHASE] == Phase.ACTIONS:  # round tiles and bonus tiles score in Phase II only
-        bonus = int(p[P_BONUS])
-        if bonus >= 0 and event in tab.bonus_events[bonus]:
+        bonus = int(p[P_BONUS])  # a tile taken at pass lies face down until the next round (R78.2)
+        if bonus >= 0 and not p[P_PASSED] and event in tab.bonus_events[bonus]:
             out.append(tab.bonus_events[bonus][event])
         rnd = int(s.glob[G_ROUND])
         if 1 <= rnd <= 6:

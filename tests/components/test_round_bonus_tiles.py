@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from aoi_env.core import effects
 from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
@@ -187,6 +188,17 @@ def test_op41_b1_reach_bonus_applies_above_sailing_3() -> None:
     assert terrain.sailing(g, 0) == 4  # 3 (track maximum) + 1 (B1)
     play(g, "build")
     assert "target r3c5" in g.legal_moves()
+
+
+def test_r78_b1_taken_at_pass_is_face_down_for_the_rest_of_phase_ii() -> None:
+    """R78.2 ([UA] "place it face down in front of you, showing you have left the round"), R138:
+    the tile taken at pass acts from the next round; while the others still play, B1 gives its
+    passed holder neither +1 reach nor the river-Workshop VP."""
+    g = position(display=("B1", "B7", "B8")).build(0, "r1c3", "workshop").turn(0)
+    play(g, "pass", "bonus B1")
+    assert g.state.players[0, P_BONUS] == BONUS_IDS.index("B1") and g.current_seat() == 1
+    assert terrain.sailing(g, 0) == 0
+    assert effects.listeners(g, 0, "build_workshop_river") == []
 
 
 def test_op41_b1_reach_bonus_does_not_apply_to_phase_iii_spades() -> None:

@@ -17,6 +17,7 @@ from aoi_env.core.state import (
     HEX_FIELDS,
     P_BOARD,
     P_BONUS,
+    P_PASSED,
     P_SAILING,
     P_TERRAFORMING,
     Phase,
@@ -129,10 +130,16 @@ def own_mask(g: Game, seat: int) -> np.ndarray:
 
 
 def sailing(g: Game, seat: int, final: bool = False) -> int:
-    """Effective sailing: track value, +1 with bonus tile B1 during Phase II (R138, OP-41)."""
+    """Effective sailing: track value, +1 with bonus tile B1 during Phase II (R138, OP-41), not
+    from a tile taken at pass, which lies face down until the next round (R78.2)."""
     players = g.state.players
     sail = players.item(seat, P_SAILING)  # an Automa's ship level of the round (AUTOMA.md §2.3)
-    if not final and g.is_player(seat) and g.state.glob.item(G_PHASE) == Phase.ACTIONS:
+    if (
+        not final
+        and g.is_player(seat)
+        and g.state.glob.item(G_PHASE) == Phase.ACTIONS
+        and not players.item(seat, P_PASSED)
+    ):
         bonus = players.item(seat, P_BONUS)
         if bonus >= 0:
             sail += g.tab.bonus_reach[bonus]
