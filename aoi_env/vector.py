@@ -122,7 +122,8 @@ class VectorGame:
     # -- stepping --------------------------------------------------------------------------
 
     def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
-        """Apply ``actions[i]`` to game i (each must be legal: ValueError otherwise, naming the game).
+        """Apply ``actions[i]`` to game i (each must be legal: ValueError otherwise, naming the game,
+        and then no game has changed).
 
         Games that end are reset to fresh games; their final rewards and scores are reported.
         """
@@ -131,15 +132,20 @@ class VectorGame:
         acts = np.asarray(actions)
         if acts.shape != (self.n,):
             raise ValueError(f"need one action per game: shape ({self.n},), got {acts.shape}")
+        ids = acts.tolist()
+        for i, (g, action) in enumerate(zip(self.games, ids, strict=True)):  # all checked first:
+            if type(action) is not int or action not in g._legal:  # a bad batch changes no game
+                try:
+                    g.apply_action(action)  # raises the engine's ValueError naming the problem
+                except ValueError as err:
+                    raise ValueError(f"game {i}: {err}") from None
+                raise AssertionError(f"game {i}: id {action!r} is not legal but was applied")  # apply_action's contract
         done = np.zeros(self.n, dtype=bool)
         rewards = np.zeros((self.n, self.players), dtype=np.float32)
         scores = np.zeros((self.n, self.config.seats), dtype=np.int32)
         seeds = np.full(self.n, -1, dtype=np.int64)
-        for i, (g, action) in enumerate(zip(self.games, acts.tolist(), strict=True)):
-            try:
-                g.apply_action(action)  # a plain int from tolist(); a float or bool id is an error there
-            except ValueError as err:
-                raise ValueError(f"game {i}: {err}") from None
+        for i, (g, action) in enumerate(zip(self.games, ids, strict=True)):
+            g.apply_action(action)
             if g.is_over():
                 final = g.scores()
                 done[i] = True

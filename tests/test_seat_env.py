@@ -100,6 +100,9 @@ def test_seat_rotation_random_by_default_fixed_on_request_and_seat0_against_the_
     assert {fixed.reset(seed=s)[1]["seat"] for s in range(5)} == {2}
     automa = SeatEnv("aoi(players=3)", "automa:1")
     assert {automa.reset(seed=s)[1]["seat"] for s in range(5)} == {0}
+    mixed = SeatEnv("aoi(players=3)", {"random": 1.0, "automa:3": 1.0}, learner_seat=2)
+    seats = {(info["opponent"], info["seat"]) for info in (mixed.reset(seed=s)[1] for s in range(12))}
+    assert seats == {("random", 2), ("automa:3", 0)}  # a fixed seat, but seat 0 against the Automa
 
 
 def test_opponents_come_from_the_pool_with_their_weights():

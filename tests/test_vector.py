@@ -66,8 +66,10 @@ def test_vector_rejects_an_illegal_action_naming_the_game_and_a_wrong_shape():
     vec = VectorGame("aoi(players=3)", 2, seed=0)
     actions = vec.random_actions(np.random.default_rng(0))
     illegal = next(a for a in range(NUM_ACTIONS) if a not in vec.games[1].legal_actions())
+    before = [g.state.to_bytes() for g in vec.games]
     with pytest.raises(ValueError, match="game 1: action"):
         vec.step([actions[0], illegal])
+    assert [g.state.to_bytes() for g in vec.games] == before  # a rejected batch changes no game
     with pytest.raises(ValueError, match=r"need one action per game: shape \(2,\)"):
         vec.step([actions[0]])
     with pytest.raises(ValueError, match="n must be a positive number of games"):

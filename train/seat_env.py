@@ -1,6 +1,7 @@
 """``SeatEnv``: one seat of an *Age of Innovation* game as a single-agent gymnasium env (SB3).
 
-The learner owns one seat (random by default, ``learner_seat`` fixes it); the other seats are
+The learner owns one seat (random by default, ``learner_seat`` fixes it, except against the
+Automa, where the learner is always seat 0); the other seats are
 played inside ``step()`` by opponents from an ``OpponentPool`` (ECOSYSTEM §3.4).  The env drives
 the engine ``aoi_env.Game`` directly (the PettingZoo wrappers would cost ~25 us a step) and
 encodes the same egocentric observation as the AEC env (``aoi_env.observation``).
@@ -99,7 +100,9 @@ class SeatEnv(gym.Env):
         rng = self.np_random
         self.kind = options.get("opponent") or self.pool.draw_kind(rng)
         config = self.config_for(self.kind)
-        seat = options.get("seat", self.learner_seat)
+        seat = options.get("seat")
+        if seat is None:  # learner_seat, except in a game against the Automa: the learner is seat 0
+            seat = self.learner_seat if config.players > 1 else 0
         if seat is None:
             seat = int(rng.integers(config.players))
         if not 0 <= int(seat) < config.players:
