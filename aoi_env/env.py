@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (5891,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (5987,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (5891,) |
+| State Shape | (5987,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,7 +29,7 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 5891 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 5987 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public,
@@ -53,7 +53,7 @@ views below; `layout()` their slices.
 | 3744:3861 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
 | 3861:3978 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
 | 3978:4095 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
-| 4095:4212 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end) |
+| 4095:4212 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
 | 4212:4216 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
 | 4216:4217 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
 | 4217:4218 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
@@ -66,48 +66,51 @@ views below; `layout()` their slices.
 | 4438:4448 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
 | 4448:4473 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
 | 4473:4508 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
-| 4508:4528 | `player_counts` | 5 x 4 | cities/8, bridges/3, pavilions in hand/8, setup spades/3 |
-| 4528:4588 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
-| 4588:4678 | `player_innovations` | 5 x 18 | innovations owned (data order) |
-| 4678:4763 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
-| 4763:4848 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
-| 4848:4898 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
-| 4898:4943 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
-| 4943:4968 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
-| 4968:4993 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
-| 4993:5003 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
-| 5003:5013 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 5013:5229 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
-| 5229:5373 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
-| 5373:5385 | `competency_left` | 12 | copies left per competency / 4 |
-| 5385:5402 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
-| 5402:5409 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
-| 5409:5415 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
-| 5415:5421 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
-| 5421:5427 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 5427:5523 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
-| 5523:5530 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
-| 5530:5531 | `pavilions_left` | 1 | pavilions left / 8 |
-| 5531:5536 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
-| 5536:5544 | `round` | 8 | round one-hot: setup, 1..6, over |
-| 5544:5549 | `phase` | 5 | phase one-hot: setup income actions science over |
-| 5549:5621 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
-| 5621:5625 | `final_tile` | 4 | final round tile F1..F4 (R7) |
-| 5625:5630 | `start_player` | 5 | start player, relative seat |
-| 5630:5714 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
-| 5714:5784 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
-| 5784:5820 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
-| 5820:5855 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
-| 5855:5860 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 5860:5861 | `pending_count` | 1 | spades / books / steps / power offered still to go / 8 |
-| 5861:5865 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 5865:5872 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
-| 5872:5875 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 5875:5878 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 5878:5882 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 5882:5883 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
-| 5883:5886 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 5886:5891 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 4508:4533 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
+| 4533:4593 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 4593:4683 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 4683:4768 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 4768:4853 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 4853:4903 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 4903:4948 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 4948:4973 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 4973:4998 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 4998:5008 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 5008:5018 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 5018:5234 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
+| 5234:5378 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 5378:5390 | `competency_left` | 12 | copies left per competency / 4 |
+| 5390:5407 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 5407:5414 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 5414:5420 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 5420:5426 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 5426:5432 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 5432:5528 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
+| 5528:5535 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 5535:5536 | `pavilions_left` | 1 | pavilions left / 8 |
+| 5536:5541 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 5541:5549 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 5549:5554 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 5554:5626 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 5626:5630 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 5630:5635 | `start_player` | 5 | start player, relative seat |
+| 5635:5719 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
+| 5719:5789 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
+| 5789:5825 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 5825:5909 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
+| 5909:5944 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 5944:5949 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 5949:5950 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
+| 5950:5954 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 5954:5961 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 5961:5964 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 5964:5967 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 5967:5971 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 5971:5972 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 5972:5975 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 5975:5980 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 5980:5985 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
+| 5985:5987 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -238,7 +241,7 @@ from aoi_env.vector import VectorGame
 vec = VectorGame("aoi(players=3)", n=16, seed=0)  # auto-reset: every game always has a decision
 rng = np.random.default_rng(0)
 for _ in range(1000):
-    obs = vec.observations()  # float32[16, 5891], each game seen by its deciding seat
+    obs = vec.observations()  # float32[16, 5987], each game seen by its deciding seat
     masks = vec.legal_masks()  # int8[16, 276]
     step = vec.step(vec.random_actions(rng))  # or a policy's actions, one legal id per game
     for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds

@@ -44,6 +44,7 @@ from aoi_env.core.state import (
     G_CITY_LEFT,
     G_COMP_LEFT,
     G_COMP_SPACES,
+    G_DEPTH,
     G_DRAFT_BOARDS,
     G_DRAFT_FACTIONS,
     G_DRAFT_PALACES,
@@ -64,6 +65,7 @@ from aoi_env.core.state import (
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
     G_START_PLAYER,
+    G_TURN,
     GLOBAL_FIELDS,
     H_BUILDING,
     H_CITY,
@@ -132,6 +134,8 @@ TERRAFORMING_SCALE = 2.0  # upgrades done: 0-2 (R72)
 PIECES = (9, 4, 3, 1, 1)  # workshop, guild, school, university, palace pieces (R2)
 NEUTRAL_SCALE = 5.0  # neutral pieces owned per type (5 Towers, else 1, R1)
 COUNT_SCALE = 8.0  # cities (keys), pending counts
+OFFER_SCALE = 16.0  # power offered to a neighbour (R42: up to 6 neighbouring buildings)
+DEFER_SCALE = 4.0  # palace 15 deferral: 1 + city tiles waiting (OP-19)
 BRIDGE_SCALE = 3.0  # bridges per player (R2)
 PAVILION_SCALE = 8.0
 BONUS_COIN_SCALE = 6.0
@@ -168,7 +172,11 @@ LAYOUT: tuple[Block, ...] = (
     Block("hex_border", (1, P), "land hex on the map border (C11, F1)"),
     Block("hex_spades", (1, P), "spades to turn the hex into the observer's native terrain / 3 (R35)"),
     Block("hex_reach", (1, P), "land hex in the observer's reach now (R39)"),
-    Block("hex_pending", (1, P), "hex named by the pending decision (first TB hex, first bridge end)"),
+    Block(
+        "hex_pending",
+        (1, P),
+        "hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex)",
+    ),
     # -- game parameters ----------------------------------------------------------------------
     Block("game_players", (4,), "number of players one-hot: 2 3 4 5"),
     Block("game_ruleset", (1,), "1 = ruleset v1.0, 0 = v1.2 (R145)"),
@@ -190,8 +198,9 @@ LAYOUT: tuple[Block, ...] = (
     Block("player_neutral", (S, 7), f"neutral pieces owned / {NEUTRAL_SCALE:g}: workshop .. monument (R46)"),
     Block(
         "player_counts",
-        (S, 4),
-        f"cities/{COUNT_SCALE:g}, bridges/{BRIDGE_SCALE:g}, pavilions in hand/{PAVILION_SCALE:g}, setup spades/3",
+        (S, 5),
+        f"cities/{COUNT_SCALE:g}, bridges/{BRIDGE_SCALE:g}, pavilions in hand/{PAVILION_SCALE:g}, setup spades/3, "
+        f"palace 15 deferral (1 + city tiles waiting)/{DEFER_SCALE:g} (OP-19)",
     ),
     Block("player_competencies", (S, 12), "competency tiles C1..C12 owned"),
     Block("player_innovations", (S, 18), "innovations owned (data order)"),
@@ -236,10 +245,15 @@ LAYOUT: tuple[Block, ...] = (
     Block("setup_bundle_faction", (7, 12), "standard distribution: faction of the set of each terrain (R15)"),
     Block("setup_bundle_bonus", (7, 10), "standard distribution: bonus tile of each untaken set"),
     Block("setup_draft", (36,), "draft pools (R16): planning cards 7, factions 12, palace tiles 17"),
+    Block("setup_solo_pairs", (12, 7), "solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot"),
     # -- the pending decision -----------------------------------------------------------------
     Block("pending_kind", (len(DECISION_KINDS),), "pending decision kind one-hot (aoi_env.core.pending.Kind order)"),
     Block("pending_seat", (S,), "seat to decide, relative (0 = the observer decides)"),
-    Block("pending_count", (1,), f"spades / books / steps / power offered still to go / {COUNT_SCALE:g}"),
+    Block(
+        "pending_count",
+        (1,),
+        f"spades / books / steps / new city rewards still to go / {COUNT_SCALE:g}; power offered / {OFFER_SCALE:g}",
+    ),
     Block("pending_flags", (4,), "Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump"),
     Block("pending_building", (7,), "building of the pending placement or upgrade, workshop .. monument"),
     Block("pending_source", (3,), "upgrade source: paid action, free (palace 4, BA5), palace 3 swap"),
@@ -248,6 +262,8 @@ LAYOUT: tuple[Block, ...] = (
     Block("pending_option", (1,), "second action (MAIN) / during setup / from palace 11 / fixed setup"),
     Block("pending_parts", (3,), "palace 15 parts left: spades, bridges, books (R135)"),
     Block("pending_builder", (S,), "power offer: the builder, relative seat (R42)"),
+    Block("pending_turn", (S,), "Phase II: the seat whose turn it is, relative (decisions also come in others' turns)"),
+    Block("pending_acquisition", (2,), "reward order (R55.4): the upgrade's competency / palace tile"),
 )
 
 OBS_SIZE = sum(b.size for b in LAYOUT)
@@ -262,11 +278,12 @@ assert _cursor == OBS_SIZE
 _TB_KINDS = frozenset({Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.LIZARD_BUILD})
 _COUNT_P0 = frozenset(
     {Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.SPADES, Kind.PAY_BOOKS,
-     Kind.CHOOSE_BOOKS, Kind.STEPS_ANY, Kind.STEPS_ONE, Kind.OFFER}
+     Kind.CHOOSE_BOOKS, Kind.STEPS_ANY, Kind.STEPS_ONE, Kind.OFFER, Kind.REWARD_ORDER}
 )  # fmt: skip
 _OPTION_P0 = frozenset({Kind.MAIN, Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_CITY, Kind.PICK_BONUS})
 _BUILDING_P0 = frozenset({Kind.INITIAL_PLACE, Kind.UPGRADE_TARGET, Kind.NEUTRAL_PLACE})
 _HEX_P2 = frozenset({Kind.TB_SPADES, Kind.TB_FINISH, Kind.BRIDGE_DIR})
+_HEX_P0 = frozenset({Kind.LIZARD_BUILD})  # p0 = hex + 1, 0 = none
 _TB_BITS = (TB_BUY, TB_BUILD, TB_LIZARD, TB_NO_JUMP)
 
 
@@ -313,7 +330,7 @@ _PLAYER_NUMBERS = (
     ("player_buildings", [(P_BUILT.start + 1 + i, float(PIECES[i])) for i in range(5)]),
     ("player_neutral", [(P_NEUTRAL_BUILT.start + 1 + i, NEUTRAL_SCALE) for i in range(7)]),
     ("player_counts", [(P_CITIES, COUNT_SCALE), (P_BRIDGES, BRIDGE_SCALE), (P_PAVILIONS, PAVILION_SCALE),
-                       (P_SETUP_SPADES, 3.0)]),
+                       (P_SETUP_SPADES, 3.0), (P_DEFER_CITY, DEFER_SCALE)]),
 )  # fmt: skip
 """The player blocks that hold scaled counts: (block, [(player field, scale) per column])."""
 _NUMBER_FIELDS = np.array([f for _, cols in _PLAYER_NUMBERS for f, _ in cols], dtype=np.intp)
@@ -563,6 +580,10 @@ def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
         for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
             ids = glob[field]
             draft[offset + ids[ids >= 0]] = 1.0
+        if g.config.automa and g.config.players == 1:  # the solo pick: faction i comes with card i
+            factions, cards = glob[G_DRAFT_FACTIONS], glob[G_DRAFT_BOARDS]
+            offered = (factions >= 0) & (cards >= 0)
+            _view(buf, "setup_solo_pairs")[factions[offered], cards[offered]] = 1.0
 
 
 def _write_displays(g: Game, scratch: np.ndarray) -> None:
@@ -747,7 +768,7 @@ def _write_pending(g: Game, observer: int, buf: np.ndarray, hex_pending: np.ndar
         buf[_P["pending_discipline"] + p[0]] = 1.0
         buf[_P["pending_count"]] = min(p[1] / COUNT_SCALE, 1.0)
     elif kind in _COUNT_P0:
-        buf[_P["pending_count"]] = min(max(p[0], 0) / COUNT_SCALE, 1.0)
+        buf[_P["pending_count"]] = min(max(p[0], 0) / (OFFER_SCALE if kind == Kind.OFFER else COUNT_SCALE), 1.0)
     if kind in _TB_KINDS:
         for i, bit in enumerate(_TB_BITS):
             buf[_P["pending_flags"] + i] = (p[1] & bit) != 0
@@ -767,13 +788,22 @@ def _write_pending(g: Game, observer: int, buf: np.ndarray, hex_pending: np.ndar
         buf[_P["pending_builder"] + relative_seat(p[1], observer, g.seats)] = 1.0
     if kind in _HEX_P2:
         hex_pending[0, p[2]] = 1.0
+    if kind in _HEX_P0 and p[0] > 0:
+        hex_pending[0, p[0] - 1] = 1.0
+    if kind == Kind.REWARD_ORDER:  # the acquisition lies under this row and its p0 city rewards
+        below = int(g.state.stack[g.state.glob.item(G_DEPTH) - p[0] - 2, 0])
+        buf[_P["pending_acquisition"] + (below != Kind.CHOOSE_COMPETENCY)] = 1.0
+    glob = g.state.glob
+    if glob.item(G_PHASE) == Phase.ACTIONS:
+        turn_seat = glob.item(G_ORDER.start + glob.item(G_TURN))
+        buf[_P["pending_turn"] + relative_seat(turn_seat, observer, g.seats)] = 1.0
 
 
 _PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]
 _P = {name: SLICES[name].start for name in _PENDING_NAMES}
 _BRIDGE_KINDS = frozenset({Kind.BRIDGE_END, Kind.BRIDGE_DIR})
 _PLAYER_PART = _NAMES[_INDEX["hex_pending"] : _INDEX["player_next_order"] + 1]
-_ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_draft"] + 1]
+_ROUND_PART = _NAMES[_INDEX["round"] : _INDEX["setup_solo_pairs"] + 1]
 _DISPLAY_PART = _NAMES[_INDEX["bonus_display"] : _INDEX["neutral_faction"] + 1]
 _DISPLAY_SPAN = slice(SLICES["bonus_display"].start, SLICES["neutral_faction"].stop)
 _DISPLAY_FIELDS = slice(G_BOOK_ACTIONS.start, G_NEUTRAL_SCIENCE.stop)  # every glob field the displays read

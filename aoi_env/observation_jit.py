@@ -33,16 +33,21 @@ from aoi_env.core.state import (
     G_INNOV_SPACES,
     G_NEXT_COUNT,
     G_NUM_BRIDGES,
+    G_ORDER,
+    G_PHASE,
+    G_TURN,
     H_BUILDING,
     H_OWNER,
     H_TERRAIN,
     P_BOARD,
+    Phase,
 )
 from aoi_env.observation import (
     _BRIDGE_KINDS,
     _BUILDING_P0,
     _COUNT_P0,
     _FLAT,
+    _HEX_P0,
     _HEX_P2,
     _K,
     _KIND_INDEX,
@@ -55,6 +60,7 @@ from aoi_env.observation import (
     BRIDGE_SCALE,
     COUNT_SCALE,
     OBS_SIZE,
+    OFFER_SCALE,
     P,
     _compiled_gather,
     _game_ones,
@@ -90,17 +96,23 @@ _PK, _PSEAT, _PCOUNT = _FLAT["pending_kind"], _FLAT["pending_seat"], _FLAT["pend
 _PFLAGS, _PBUILDING, _PSOURCE = _FLAT["pending_flags"], _FLAT["pending_building"], _FLAT["pending_source"]
 _PBRIDGE, _PDISC, _POPTION = _FLAT["pending_bridge"], _FLAT["pending_discipline"], _FLAT["pending_option"]
 _PPARTS, _PBUILDER = _FLAT["pending_parts"], _FLAT["pending_builder"]
+_PTURN, _PACQ = _FLAT["pending_turn"], _FLAT["pending_acquisition"]
+_ORDER, _PHASE, _TURN, _ACTIONS = G_ORDER.start, G_PHASE, G_TURN, Phase.ACTIONS
+_CHOOSE_COMPETENCY = int(Kind.CHOOSE_COMPETENCY)
 _TB_BIT_VALUES = np.array(_TB_BITS, dtype=np.int64)
 
 # what ``_write_pending`` does per kind, as bits of one table entry per kind value
-_USE_KEY, _COUNT, _TB, _BUILDING, _UPGRADE, _BRIDGE, _OPTION, _PALACE15, _OFFER, _HEX = (1 << i for i in range(10))
+_USE_KEY, _COUNT, _TB, _BUILDING, _UPGRADE, _BRIDGE, _OPTION, _PALACE15, _OFFER, _HEX, _HEX0, _REWARD = (
+    1 << i for i in range(12)
+)
 _KIND_COLUMN = np.full(max(Kind) + 1, -1, dtype=np.int64)
 _KIND_BITS = np.zeros(max(Kind) + 1, dtype=np.int64)
 for _kind, _column in _KIND_INDEX.items():
     _KIND_COLUMN[_kind] = _column
 for _bit, _kinds in ((_USE_KEY, {Kind.USE_KEY}), (_COUNT, _COUNT_P0), (_TB, _TB_KINDS), (_BUILDING, _BUILDING_P0),
                      (_UPGRADE, {Kind.UPGRADE_TARGET}), (_BRIDGE, _BRIDGE_KINDS), (_OPTION, _OPTION_P0),
-                     (_PALACE15, {Kind.PALACE15}), (_OFFER, {Kind.OFFER}), (_HEX, _HEX_P2)):  # fmt: skip
+                     (_PALACE15, {Kind.PALACE15}), (_OFFER, {Kind.OFFER}), (_HEX, _HEX_P2), (_HEX0, _HEX_P0),
+                     (_REWARD, {Kind.REWARD_ORDER})):  # fmt: skip
     for _kind in _kinds:
         _KIND_BITS[_kind] |= _bit
 
@@ -226,7 +238,7 @@ def _kernel(
             out[_PDISC + p0] = 1.0
             out[_PCOUNT] = min(p1 / COUNT_SCALE, 1.0)
         elif what & _COUNT:
-            out[_PCOUNT] = min(max(p0, 0) / COUNT_SCALE, 1.0)
+            out[_PCOUNT] = min(max(p0, 0) / (OFFER_SCALE if what & _OFFER else COUNT_SCALE), 1.0)
         if what & _TB:
             for i in range(_TB_BIT_VALUES.shape[0]):
                 out[_PFLAGS + i] = 1.0 if (p1 & _TB_BIT_VALUES[i]) != 0 else 0.0
@@ -246,6 +258,12 @@ def _kernel(
             out[_PBUILDER + (p1 - observer) % n] = 1.0
         if what & _HEX:
             out[_HEX_PENDING + p2] = 1.0
+        if what & _HEX0 and p0 > 0:
+            out[_HEX_PENDING + p0 - 1] = 1.0
+        if what & _REWARD:
+            out[_PACQ + (0 if stack[depth - 2 - p0, 0] == _CHOOSE_COMPETENCY else 1)] = 1.0
+        if glob[_PHASE] == _ACTIONS:
+            out[_PTURN + (glob[_ORDER + glob[_TURN]] - observer) % n] = 1.0
 
 
 _SPADE_TABLE = _SPADE_PLANES

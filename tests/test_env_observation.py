@@ -59,14 +59,14 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
     for name, sl, shape in layout():
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
         cursor = sl.stop
-    assert cursor == OBS_SIZE == 5891
+    assert cursor == OBS_SIZE == 5987
     obs = np.arange(OBS_SIZE, dtype=np.float32)
     v = views(obs)
     assert v["hex_terrain"].shape == (9, 117)
     assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
-    v["pending_builder"][4] = -1.0  # views, not copies
+    v["pending_acquisition"][1] = -1.0  # views, not copies
     assert obs[OBS_SIZE - 1] == -1.0
-    with pytest.raises(ValueError, match=r"an observation has shape \(5891,\)"):
+    with pytest.raises(ValueError, match=r"an observation has shape \(5987,\)"):
         views(obs[:-1])
 
 
@@ -79,7 +79,7 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ob, "_write", short_write)
     numpy_encoder = ob.ObservationEncoder(compiled=False)  # the compiled twin has no block writer
-    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5891"):
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5987"):
         numpy_encoder.encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
@@ -251,7 +251,7 @@ def test_r42_pending_context_of_a_power_offer() -> None:
     assert ob.DECISION_KINDS[int(np.argmax(v["pending_kind"]))] == Kind.OFFER
     assert v["pending_seat"].tolist() == [1, 0, 0, 0, 0]  # the observer decides
     assert v["pending_builder"].tolist() == [0, 0, 1, 0, 0]  # seat 0 = relative seat 2 of seat 1
-    assert v["pending_count"][0] == pytest.approx(1 / 8)  # Workshop power value 1
+    assert v["pending_count"][0] == pytest.approx(1 / 16)  # Workshop power value 1 (power / OFFER_SCALE)
 
 
 def test_a9_action_mask_only_for_the_agent_to_move() -> None:
@@ -320,3 +320,99 @@ def test_style12_layout_table_lists_every_block() -> None:
     for row, block in zip(rows, LAYOUT, strict=True):
         sl = SLICES[block.name]
         assert row.startswith(f"| {sl.start}:{sl.stop} | `{block.name}` |")
+
+
+# -- context a decision needs (added after an audit found positions with equal observations
+#    and different legal moves) ----------------------------------------------------------------
+
+
+def both_encoders(g: Game, seat: int) -> dict[str, np.ndarray]:
+    """The observation's views, checked equal between the numpy and the compiled encoder."""
+    numpy_obs = ob.ObservationEncoder(compiled=False).encode(g, seat)
+    from aoi_env import observation_jit
+
+    if observation_jit.AVAILABLE:
+        assert np.array_equal(ob.ObservationEncoder(compiled=True).encode(g, seat), numpy_obs)
+    return views(numpy_obs)
+
+
+def test_r42_offer_in_another_players_turn_shows_whose_turn_it_is() -> None:
+    """R42, R79 / OP-59: decisions also come in other players' turns (power offers, city tiles
+    after another player's bridge), and what is legal can depend on it (conversions only in
+    one's own turn): ``pending_turn`` is the seat whose turn it is, relative."""
+    g = offer_position()
+    v = both_encoders(g, 0)
+    assert v["pending_turn"].tolist() == [1, 0, 0, 0, 0]  # the observer's own turn
+    for move in ("build", "target r4c10", "spades 1", "workshop"):
+        g.apply_move(move)
+    v = both_encoders(g, 1)
+    assert v["pending_seat"].tolist() == [1, 0, 0, 0, 0]  # seat 1 decides ...
+    assert v["pending_turn"].tolist() == [0, 0, 1, 0, 0]  # ... in seat 0's turn (relative 2)
+
+
+def test_r42_power_offer_above_eight_is_not_clipped() -> None:
+    """R42: an offer is the sum of the neighbours' power values (pavilions add 1, OP-50); one of
+    10 must not read as 8."""
+    sc = Scenario("aoi(players=3)", factions=["blessed", "felines", "goblins"], boards=["lake", "forest", "desert"])
+    sc.build(0, "r4c9", "workshop").terrain("r4c10", "swamp").set(0, tools=9)
+    for h, building in (("r4c11", "palace"), ("r3c10", "university"), ("r5c10", "guild")):
+        sc.build(1, h, building)
+    sc.pavilion("r4c11").pavilion("r3c10")  # +1 power each (C6, OP-50)
+    g = sc.build(2, "r6c3", "workshop").set(1, bowls=(12, 0, 0)).turn(0)
+    for move in ("build", "target r4c10", "spades 1", "workshop"):
+        g.apply_move(move)
+    assert g.pending_kind() == Kind.OFFER
+    assert both_encoders(g, 1)["pending_count"][0] == pytest.approx(10 / ob.OFFER_SCALE)  # 3 + 3 + 2 + 2 pavilions
+
+
+def test_r94_lizards_workshop_decision_names_the_terraformed_hex() -> None:
+    """R94 / OP-53: the Lizards' free Workshop may go on the hex just terraformed even out of
+    reach (a palace 9 flight), so ``hex_pending`` names it."""
+    sc = Scenario("aoi(players=3)", factions=["lizards", "goblins", "omar"], boards=["swamp", "desert", "lake"])
+    sc.round(1, tile="T1").build(0, "r8c5", "palace").palace_tile(0, 9).build(0, "r8c6", "guild")
+    sc.build(0, "r8c7", "workshop").terrain("r8c8", "swamp").set(0, scholars=2, scholar_supply=5, tools=5, coins=10)
+    g = sc.turn(0)
+    for move in ("build", "target r8c8", "city K1", "fly", "fly r5c4", "spades 1"):
+        g.apply_move(move)
+    assert g.pending_kind() == Kind.LIZARD_BUILD
+    v = both_encoders(g, 0)
+    assert np.flatnonzero(v["hex_pending"][0]).tolist() == [parse_hex("r5c4")]
+
+
+def test_r55_reward_order_shows_the_number_of_city_rewards_and_the_acquisition() -> None:
+    """R55.4: ``first competency`` and ``first palace`` share one id, so the observation says
+    which acquisition waits under the city rewards, and how many city rewards there are."""
+    sc = Scenario("aoi(players=3)", factions=["inventors", "monks", "illusionists"], boards=["plains", "lake", "swamp"])
+    sc.round(2, tile="T9").build(0, "r7c6", "school").build(0, "r7c7", "workshop").build(0, "r7c5", "guild")
+    g = sc.build(0, "r8c6", "workshop").set(0, tools=5, coins=8).turn(0)
+    g.apply_move("upgrade university")
+    g.apply_move("upgrade r7c6")
+    assert g.legal_moves() == ["first city", "first competency"]
+    v = both_encoders(g, 0)
+    assert v["pending_acquisition"].tolist() == [1, 0]
+    assert v["pending_count"][0] == pytest.approx(1 / ob.COUNT_SCALE)
+
+
+def test_op19_palace15_city_tiles_waiting_are_counted() -> None:
+    """OP-19: while palace 15's parts resolve, ``player_counts`` shows 1 + the city tiles that
+    wait (v1.2); before, a flag could not tell 0 from 2 waiting tiles."""
+    sc = Scenario("aoi(players=3)", factions=["inventors", "monks", "illusionists"], boards=["plains", "lake", "swamp"])
+    sc.round(2, tile="T9").build(0, "r8c6", "guild").build(0, "r6c6", "workshop").build(0, "r7c5", "guild")
+    g = sc.offer_palace(15, 17).set(0, tools=5, coins=8).turn(0)
+    for move in ("upgrade palace", "upgrade r7c5", "palace 15"):
+        g.apply_move(move)
+    assert both_encoders(g, 0)["player_counts"][0, 4] == pytest.approx(1 / ob.DEFER_SCALE)
+    for move in ("part spades", "target r7c6", "spades 1", "workshop"):
+        g.apply_move(move)
+    assert g.pending_kind() == Kind.PALACE15  # the city is founded, its tile waits
+    assert both_encoders(g, 0)["player_counts"][0, 4] == pytest.approx(2 / ob.DEFER_SCALE)
+
+
+def test_solo_pick_shows_which_faction_comes_with_which_planning_card() -> None:
+    """AUTOMA.md 3.3: the solo player picks one of three planning cards with two factions each;
+    ``setup_solo_pairs`` holds the pairs (the draft pools alone lose them)."""
+    g = Game("aoi(players=1,automa=simpletons:3)", seed=3)
+    assert g.pending_kind() == Kind.PICK_BUNDLE or all(m.startswith("take ") for m in g.legal_moves())
+    pairs = both_encoders(g, 0)["setup_solo_pairs"]
+    offered = {(Faction[f.upper()], Terrain[t.upper()]) for f, t in (m.split()[1:] for m in g.legal_moves())}
+    assert {(int(f), int(t)) for f, t in zip(*np.nonzero(pairs), strict=True)} == {(int(f), int(t)) for f, t in offered}
