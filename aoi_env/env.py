@@ -439,6 +439,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: ``Game(config, seed)``; without a seed, one drawn from ``np_random``."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+            seed = int(seed)
+        if options is not None and not isinstance(options, dict):  # other keys are ignored (PettingZoo's api_test)
+            raise ValueError(f"options must be a dict (key 'game': a start position) or None, got {options!r}")
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         start = (options or {}).get("game")
@@ -463,6 +469,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"options['game'] must be an aoi_env.Game, got {type(start).__name__}")
         if start.config.players != len(self.possible_agents) or start.seats != self.config.seats:
             raise ValueError(f"options['game'] has {start.seats} players, this env {self.config.seats}")
+        ours = (self.config.ruleset, self.config.automa, self.config.map_side)
+        theirs = (start.config.ruleset, start.config.automa, start.geo.name)
+        if theirs != ours:
+            raise ValueError(f"options['game'] is a game of (ruleset, automa, board side) {theirs}, this env {ours}")
         if start.is_over():
             raise ValueError("options['game'] is already over")
         return start.clone()

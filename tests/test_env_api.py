@@ -171,6 +171,23 @@ def test_a15_reset_without_seed_draws_from_np_random_not_global_rng() -> None:
         assert int(a.game.state.glob[0]) == 0  # a fresh game (round 0 = setup)
 
 
+def test_a15_reset_checks_its_seed_and_options() -> None:
+    """A15: a numpy integer seed is a seed; anything else, a negative seed, options that are not
+    a dict, or a start position of another ruleset is a ValueError (other option keys are
+    ignored, as PettingZoo's api_test expects)."""
+    e = raw_env(num_players=3)
+    e.reset(seed=np.int64(5))
+    assert e.game.state == Game(GameConfig(players=3), seed=5).state
+    for kwargs, message in (
+        ({"seed": -1}, "seed must be a non-negative integer"),
+        ({"seed": 1.5}, "seed must be a non-negative integer"),
+        ({"options": [1]}, "options must be a dict"),
+        ({"options": {"game": Game("aoi(players=3,ruleset=v1.0)", seed=1)}}, r"\('v1.0', \(\), '3-5'\)"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            e.reset(**kwargs)
+
+
 def test_a18_raw_env_pickles_with_its_parameters() -> None:
     """A18: raw_env is EzPickle: a pickled env re-creates itself from its constructor arguments."""
     e = raw_env(num_players=2, ruleset="v1.0", reward="win")
