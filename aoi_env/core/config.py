@@ -24,7 +24,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "boards": (),  # fixed planning board (terrain) per seat, empty = from the distribution
     "setup_choices": "players",  # "players" decide setup choices, or "random": the engine picks them
     "skip_forced": True,  # apply a decision with exactly one legal move automatically
-    "area_tokens": (12, 13, 14, 15),  # 2-player neutral area token values (OP-11, unverified)
+    "area_tokens": tuple(load().raw["two_player"]["area_tokens"]),  # 2-player area token values (OP-11, unverified)
     "automa": (),  # solo Automa seats after the players: "faction:level[:terrain]" (AUTOMA.md, docs/automa.md)
 }
 

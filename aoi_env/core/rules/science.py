@@ -15,15 +15,17 @@ from aoi_env.core import pending
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import power
 from aoi_env.core.state import G_NEUTRAL_SCIENCE, G_PHASE, P_CITIES, P_SCIENCE, Phase
+from aoi_env.data import load
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 SCI = P_SCIENCE.start
-MAX_LEVEL = 12
-KEY_LEVEL = 8
-THRESHOLDS = {3: 1, 5: 2, 7: 2, 12: 3}  # R49
-INCOME_LEVEL = 9
+_BOARD = load().raw["science"]  # the numbers of the science board (components.yaml)
+MAX_LEVEL: int = _BOARD["levels"]  # R47
+KEY_LEVEL: int = _BOARD["key_level"]  # R50: a key to step onto it
+THRESHOLDS: dict[int, int] = {int(level): p for level, p in _BOARD["power_on_reaching"].items()}  # R49
+INCOME_LEVEL: int = _BOARD["income_from_level"]  # R51
 
 
 def levels(player: np.ndarray) -> np.ndarray:
