@@ -60,7 +60,7 @@ def _faction_board_games() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 
 
 def test_r15_r17_every_faction_on_every_planning_board_keeps_the_invariants() -> None:
-    """R15, R17: any faction may sit on any planning board (fixed setup); all 84 pairs play a
+    """R15, R17, R88: any faction may sit on any planning board (fixed setup); all 84 pairs play a
     whole game with the invariants (strict conservation included) after every decision."""
     games = _faction_board_games()
     pairs = {(f, b) for fs, bs in games for f, b in zip(fs, bs, strict=True)}

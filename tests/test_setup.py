@@ -250,7 +250,7 @@ def test_r11_competency_display_12_types_on_12_spaces_4_copies(many_games: list[
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_r10_r12_r20_innovation_display_has_2p_plus_2_different_tiles(players: int):
-    """R10 (base + 1 extension for 2-3 players, + 2 for 4-5) / R12 / R20: every one of the
+    """R10 (base + 1 extension for 2-3 players, + 2 for 4-5) / R12 / R20 / OP-7: every one of the
     2P + 2 spaces gets a different tile; the rest leave the game."""
     for seed in range(20):
         g = Game(f"aoi(players={players})", seed=seed)

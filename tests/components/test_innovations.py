@@ -200,7 +200,8 @@ def test_r107_census_vp_by_number_of_buildings(n: int, vp: int):
 
 
 def test_r107_op52_census_does_not_count_pavilions():
-    """R107, OP-52, OP-20: a Pavilion is not a building, so 6 buildings + 1 Pavilion stay below 7."""
+    """R107, R101, OP-52, OP-20: counts do not include Pavilions (R101): a Pavilion is not a
+    building, so 6 buildings + 1 Pavilion stay below 7."""
     sc = _census_buildings(scenario(), 6).pavilion("r8c6")
     g = develop(sc, "census")
     assert player(g)[P_VP] == 20  # 6 buildings -> 0 VP

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from aoi_env import testing
+from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
@@ -36,6 +37,7 @@ from aoi_env.core.state import (
     H_RIVER_CITY,
     H_TERRAIN,
     P_BOOKS,
+    P_BRIDGES,
     P_BUILT,
     P_CITIES,
     P_COINS,
@@ -254,6 +256,16 @@ def test_r128_palace8_city_needs_power_6():
     assert g.pending_kind() == Kind.CHOOSE_CITY
     play(g, "city K1")
     assert all(hex_row(g, h)[H_CITY] == 1 for h in ("r6c6", "r7c5", "r7c6", "r8c6"))
+
+
+def test_r128_palace8_city_still_needs_power_6_not_5():
+    """R128, R43: palace 8 lowers the power to 6, not further: with the Palace elsewhere, Guild +
+    3 Workshops (2 + 1 + 1 + 1 = 5) found no city."""
+    sc = with_palace(scenario(), 8, at="r0c4").build(0, "r6c6", "guild").build(0, "r8c6", "workshop")
+    g = sc.build(0, "r7c5", "workshop").set(0, tools=4, coins=2).turn(0)
+    play(g, "build", "target r7c6", "spades 1", "workshop")
+    assert g.pending_kind() == Kind.POST
+    assert not any(hex_row(g, h)[H_CITY] for h in ("r6c6", "r7c5", "r7c6", "r8c6"))
 
 
 def test_r128_op33_palace8_founds_a_city_when_the_tile_is_taken():
@@ -550,6 +562,23 @@ def test_r135_palace15_three_parts_in_any_order():
     assert hex_row(g, "r8c7")[H_TERRAIN] == Terrain.PLAINS
     assert player(g)[P_TOOLS] == 1  # 5 - 4 (Palace); the spades were free
     assert g.pending_kind() == Kind.POST
+
+
+def test_r135_palace15_two_free_bridges():
+    """R135, R40: the bridges part builds 2 bridges, free: with own buildings at two printed spots
+    (r6c6 and r7c7 across the river from r5c7) both are built, the third bridge stays in the
+    supply, and no power, tools or coins are paid."""
+    sc = scenario().build(0, "r8c6", "guild").build(0, "r6c6", "workshop").build(0, "r7c7", "workshop")
+    g = build_palace(sc, 15, tools=5, coins=8)
+    before = (bowls(g), player(g)[P_TOOLS], player(g)[P_COINS])
+    play(g, "part bridges", "bridge r5c7", "bridge to r6c6")
+    assert g.pending_kind() == Kind.BRIDGE_END  # the second bridge
+    play(g, "bridge r5c7", "bridge to r7c7")
+    assert player(g)[P_BRIDGES] == 2
+    assert sorted(map(tuple, g.state.built_bridges().tolist())) == sorted(
+        [tuple(sorted((parse_hex("r5c7"), parse_hex(h)))) for h in ("r6c6", "r7c7")]
+    )
+    assert (bowls(g), player(g)[P_TOOLS], player(g)[P_COINS]) == before
 
 
 def test_r135_op19_palace15_parts_not_interleaved_city_rewards_wait():

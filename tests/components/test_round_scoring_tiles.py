@@ -377,23 +377,26 @@ def test_r6_t2_never_on_round_5_or_6() -> None:
 # the science bonus (Phase III, R80.1, R143)
 
 SCIENCE = [
-    # tile, science levels (B/L/E/M), expected gain
+    # tile, science levels (B/L/E/M), expected gain; each level tells the threshold from its
+    # neighbours (one less and one more), so a wrong threshold changes the gain
     ("T1", (0, 7, 0, 0), {"scholars": 2}),  # 1 scholar per 3 Law: 7 // 3 = 2
     ("T2", (0, 0, 5, 0), {"coins": 5}),  # 1 coin per Engineering
     ("T3", (6, 0, 0, 0), {"power": 8}),  # 4 power per 3 Banking: 2 x 4
     ("T4", (0, 0, 0, 7), {"books": 2}),  # 1 book per 3 Medicine
     ("T5", (0, 6, 0, 0), {"books": 2}),  # 1 book per 3 Law
-    ("T6", (0, 0, 8, 0), {"spades": 2}),  # 1 spade per 4 Engineering
-    ("T7", (0, 0, 0, 5), {"spades": 1}),  # 1 spade per 4 Medicine
-    ("T8", (0, 0, 3, 0), {"scholars": 1}),  # 1 scholar per 3 Engineering
+    ("T6", (0, 0, 8, 0), {"spades": 2}),  # 1 spade per 4 Engineering (per 5: 1)
+    ("T6", (0, 0, 6, 0), {"spades": 1}),  # (per 3: 2)
+    ("T7", (0, 0, 0, 8), {"spades": 2}),  # 1 spade per 4 Medicine (per 5: 1)
+    ("T7", (0, 0, 0, 6), {"spades": 1}),  # (per 3: 2)
+    ("T8", (0, 0, 7, 0), {"scholars": 2}),  # 1 scholar per 3 Engineering (per 2: 3, per 4: 1)
     ("T9", (4, 0, 0, 0), {"coins": 4}),  # 1 coin per Banking
     ("T10", (0, 5, 0, 0), {"power": 6}),  # 3 power per 2 Law: 2 x 3
     ("T11", (0, 0, 0, 5), {"tools": 2}),  # 1 tool per 2 Medicine
-    ("T12", (3, 0, 0, 0), {"tools": 1}),  # 1 tool per 2 Banking
+    ("T12", (5, 0, 0, 0), {"tools": 2}),  # 1 tool per 2 Banking (per 1: 5, per 3: 1)
 ]
 
 
-@pytest.mark.parametrize(("tile", "levels", "gain"), SCIENCE, ids=[t for t, _, _ in SCIENCE])
+@pytest.mark.parametrize(("tile", "levels", "gain"), SCIENCE, ids=[f"{t}-{max(lv)}" for t, lv, _ in SCIENCE])
 def test_r143_science_bonus_of_every_tile(tile: str, levels: tuple[int, ...], gain: dict[str, int]) -> None:
     """R142 / R143: in Phase III each player gets the right half of the round's tile once per
     full multiple of the threshold: reward x floor(level / threshold).  Spades follow R81

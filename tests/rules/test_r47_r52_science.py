@@ -11,7 +11,7 @@ import pytest
 
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
-from aoi_env.core.state import P_BOWLS, P_COINS, P_SCIENCE, P_TOOLS, P_VP, Phase
+from aoi_env.core.state import G_NEUTRAL_SCIENCE, P_BOWLS, P_COINS, P_SCIENCE, P_TOOLS, P_VP, Phase
 from aoi_env.testing import Scenario, play, power_moved
 
 GAME = "aoi(players=3)"
@@ -285,6 +285,17 @@ def test_r52_only_one_marker_may_reach_twelve() -> None:
     play(g, "steps engineering")
     assert levels(g)[2] == 11  # 10 + 1, two steps lost
     assert power_moved(before, g, 0) == 0  # no level-12 power
+
+
+def test_r52_op62_a_neutral_marker_on_twelve_also_blocks_it() -> None:
+    """R52, R24 / OP-62: the 2-player neutral faction's markers are markers too.  Set up they
+    reach at most 11 (2 + the round tiles' thresholds), so this guards a corrupted or future
+    setup: with the neutral marker on 12, a player stops at 11."""
+    sc = Scenario("aoi(players=2)", factions=["blessed", "felines"], boards=["lake", "forest"])
+    sc.state().glob[G_NEUTRAL_SCIENCE.start + 2] = 12
+    g = sc.set(0, science={"engineering": 10}, cities=1).decide(Kind.STEPS_ONE, 0, 3)
+    play(g, "steps engineering")
+    assert levels(g)[2] == 11
 
 
 def test_r52_twelve_is_open_while_nobody_stands_on_it() -> None:

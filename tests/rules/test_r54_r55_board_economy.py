@@ -119,6 +119,19 @@ def test_r54_mountain_board_base_and_first_guild() -> None:
     assert income_of(sc) == {"coins": 5, "tools": 1, "scholars": 0, "power": 1, "vp": 0}  # 2 + 3 coins
 
 
+def test_r54_mountain_board_every_guild_space() -> None:
+    """R54 / R87: the Mountain board's four Guild spaces show 1 P + 3 C, 1 P + 2 C, 2 P + 2 C and
+    2 P + 2 C: four Guilds reveal 6 power + 9 coins (+ the base 2 coins and 1 tool)."""
+    sc = with_buildings(scenario(boards=["mountain", "plains", "forest"]), "guild", "guild", "guild", "guild")
+    assert income_of(sc) == {"coins": 11, "tools": 1, "scholars": 0, "power": 6, "vp": 0}
+
+
+def test_r54_every_school_space_shows_a_scholar() -> None:
+    """R54: each of the three School spaces reveals 1 scholar (three Schools: 3)."""
+    sc = with_buildings(scenario(), "school", "school", "school")
+    assert income_of(sc) == {"coins": 0, "tools": 1, "scholars": 3, "power": 0, "vp": 0}
+
+
 def test_r54_school_university_and_palace_rows() -> None:
     """R54: each School reveals 1 scholar, the University 1 scholar, the Palace the income of its
     palace tile (tile 1: 5 power)."""

@@ -34,7 +34,7 @@ def scenario(board: str = "desert") -> Scenario:
 
 @pytest.mark.parametrize(("start", "vp", "books"), [(0, 2, 0), (1, 0, 2), (2, 4, 0)])
 def test_r71_sailing_costs_4_coins_and_a_scholar_and_pays_the_space(start: int, vp: int, books: int) -> None:
-    """R71: pay 4 coins + 1 scholar, move up 1 and take the new space's reward:
+    """R71 / OP-2: pay 4 coins + 1 scholar, move up 1 and take the new space's reward:
     -> 1: 2 VP; -> 2: 2 books of choice; -> 3: 4 VP."""
     s = scenario()
     s.set(0, sailing=start)
