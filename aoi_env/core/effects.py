@@ -267,7 +267,7 @@ def listeners(g: Game, seat: int, event: str) -> list[dict[str, Any]]:
                 out.append(evs[event])
     if s.glob[G_PHASE] == Phase.ACTIONS:  # round tiles and bonus tiles score in Phase II only
         bonus = int(p[P_BONUS])  # a tile taken at pass lies face down until the next round (R78.2)
-        if bonus >= 0 and not p[P_PASSED] and event in tab.bonus_events[bonus]:
+        if bonus >= 0 and event in tab.bonus_events[bonus] and not p[P_PASSED]:
             out.append(tab.bonus_events[bonus][event])
         rnd = int(s.glob[G_ROUND])
         if 1 <= rnd <= 6:
