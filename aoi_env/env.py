@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (5987,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (6127,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (5987,) |
+| State Shape | (6127,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,11 +29,12 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 5987 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 6127 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
-zero), so the size does not depend on the number of players.  Everything on the table is public,
-so the observation is the whole position.  Hex planes run over the 117 grid positions
+zero), so the size does not depend on the number of players.  Everything on the table is public
+and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
+and the order of the Automa's face-down deck and reserve.  Hex planes run over the 117 grid positions
 `pos = row * 13 + col` of the 9 x 13 frame (off-board cells have terrain "off").  Counts are
 divided by the scale shown and clipped to 1.  `aoi_env.observation.views(obs)` gives the named
 views below; `layout()` their slices.
@@ -59,58 +60,60 @@ views below; `layout()` their slices.
 | 4217:4218 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
 | 4218:4223 | `player_present` | 5 | the relative seat is a player in this game |
 | 4223:4263 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
-| 4263:4323 | `player_faction` | 5 x 12 | faction one-hot (data order) |
-| 4323:4358 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
-| 4358:4418 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
-| 4418:4438 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
-| 4438:4448 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
-| 4448:4473 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
-| 4473:4508 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
-| 4508:4533 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
-| 4533:4593 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
-| 4593:4683 | `player_innovations` | 5 x 18 | innovations owned (data order) |
-| 4683:4768 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
-| 4768:4853 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
-| 4853:4903 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
-| 4903:4948 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
-| 4948:4973 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
-| 4973:4998 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
-| 4998:5008 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
-| 5008:5018 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 5018:5234 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
-| 5234:5378 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
-| 5378:5390 | `competency_left` | 12 | copies left per competency / 4 |
-| 5390:5407 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
-| 5407:5414 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
-| 5414:5420 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
-| 5420:5426 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
-| 5426:5432 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 5432:5528 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
-| 5528:5535 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
-| 5535:5536 | `pavilions_left` | 1 | pavilions left / 8 |
-| 5536:5541 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
-| 5541:5549 | `round` | 8 | round one-hot: setup, 1..6, over |
-| 5549:5554 | `phase` | 5 | phase one-hot: setup income actions science over |
-| 5554:5626 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
-| 5626:5630 | `final_tile` | 4 | final round tile F1..F4 (R7) |
-| 5630:5635 | `start_player` | 5 | start player, relative seat |
-| 5635:5719 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
-| 5719:5789 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
-| 5789:5825 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
-| 5825:5909 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
-| 5909:5944 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
-| 5944:5949 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 5949:5950 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
-| 5950:5954 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 5954:5961 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
-| 5961:5964 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 5964:5967 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 5967:5971 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 5971:5972 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
-| 5972:5975 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 5975:5980 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
-| 5980:5985 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
-| 5985:5987 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
+| 4263:4343 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
+| 4343:4403 | `automa_bonus_row` | 6 x 10 | solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7) |
+| 4403:4463 | `player_faction` | 5 x 12 | faction one-hot (data order) |
+| 4463:4498 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
+| 4498:4558 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
+| 4558:4578 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
+| 4578:4588 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
+| 4588:4613 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
+| 4613:4648 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
+| 4648:4673 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
+| 4673:4733 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 4733:4823 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 4823:4908 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 4908:4993 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 4993:5043 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 5043:5088 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 5088:5113 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 5113:5138 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 5138:5148 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 5148:5158 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 5158:5374 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
+| 5374:5518 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 5518:5530 | `competency_left` | 12 | copies left per competency / 4 |
+| 5530:5547 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 5547:5554 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 5554:5560 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 5560:5566 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 5566:5572 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 5572:5668 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
+| 5668:5675 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 5675:5676 | `pavilions_left` | 1 | pavilions left / 8 |
+| 5676:5681 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 5681:5689 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 5689:5694 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 5694:5766 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 5766:5770 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 5770:5775 | `start_player` | 5 | start player, relative seat |
+| 5775:5859 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
+| 5859:5929 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
+| 5929:5965 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 5965:6049 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
+| 6049:6084 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 6084:6089 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 6089:6090 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
+| 6090:6094 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 6094:6101 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 6101:6104 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 6104:6107 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 6107:6111 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 6111:6112 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 6112:6115 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 6115:6120 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 6120:6125 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
+| 6125:6127 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -241,7 +244,7 @@ from aoi_env.vector import VectorGame
 vec = VectorGame("aoi(players=3)", n=16, seed=0)  # auto-reset: every game always has a decision
 rng = np.random.default_rng(0)
 for _ in range(1000):
-    obs = vec.observations()  # float32[16, 5987], each game seen by its deciding seat
+    obs = vec.observations()  # float32[16, 6127], each game seen by its deciding seat
     masks = vec.legal_masks()  # int8[16, 276]
     step = vec.step(vec.random_actions(rng))  # or a policy's actions, one legal id per game
     for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds

@@ -36,6 +36,7 @@ from aoi_env.core.rules.science import MAX_LEVEL
 from aoi_env.core.rules.scoring import visible_area_token
 from aoi_env.core.state import (
     G_BONUS_COINS,
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
@@ -184,6 +185,13 @@ LAYOUT: tuple[Block, ...] = (
     # -- players, rows by relative seat ------------------------------------------------------
     Block("player_present", (S,), "the relative seat is a player in this game"),
     Block("player_automa", (S, 8), "Automa seat: level / 5, then her faction one-hot (docs/automa.md order)"),
+    Block(
+        "player_automa_cards",
+        (S, 2 + automa.NUM_CARDS),
+        f"Automa seat: cards in her deck / {automa.NUM_CARDS}, in the reserve / {automa.NUM_CARDS}, then which "
+        "cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3)",
+    ),
+    Block("automa_bonus_row", (6, 10), "solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7)"),
     Block("player_faction", (S, 12), "faction one-hot (data order)"),
     Block("player_board", (S, 7), "planning board = native terrain one-hot"),
     Block(
@@ -568,10 +576,17 @@ def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
     glob = g.state.glob
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
         view = _view(buf, "player_automa")
+        cards = _view(buf, "player_automa_cards")
         for seat in range(g.config.players, n):
             r = relative_seat(seat, observer, n)
+            rec = automa.record(g, seat)
             view[r, 0] = automa.level_of(g, seat) / 5.0
-            view[r, 1 + int(automa.record(g, seat)[automa.A_FACTION])] = 1.0
+            view[r, 1 + int(rec[automa.A_FACTION])] = 1.0
+            cards[r, 0] = rec[automa.A_DECK_LEN] / automa.NUM_CARDS
+            cards[r, 1] = rec[automa.A_RESERVE_LEN] / automa.NUM_CARDS
+            discard = rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]]
+            cards[r, 1 + discard] = 1.0  # card c (1..14) -> column 1 + c
+        _one_hot_rows(_view(buf, "automa_bonus_row"), glob[G_BONUS_ROW])
     if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
         _one_hot_rows(_view(buf, "setup_bundle_faction"), glob[G_BUNDLE_FACTION])
         bonus = np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1)

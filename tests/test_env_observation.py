@@ -10,7 +10,7 @@ from aoi_env import Game
 from aoi_env.core.board import geometry, parse_hex
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.terrain import reach
-from aoi_env.core.state import G_AREA_TOKEN, G_ROUND
+from aoi_env.core.state import G_AREA_TOKEN, G_BONUS_ROW, G_ROUND
 from aoi_env.data.enums import Faction, Terrain
 from aoi_env.env import raw_env
 from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
@@ -59,14 +59,14 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
     for name, sl, shape in layout():
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
         cursor = sl.stop
-    assert cursor == OBS_SIZE == 5987
+    assert cursor == OBS_SIZE == 6127
     obs = np.arange(OBS_SIZE, dtype=np.float32)
     v = views(obs)
     assert v["hex_terrain"].shape == (9, 117)
     assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
     v["pending_acquisition"][1] = -1.0  # views, not copies
     assert obs[OBS_SIZE - 1] == -1.0
-    with pytest.raises(ValueError, match=r"an observation has shape \(5987,\)"):
+    with pytest.raises(ValueError, match=r"an observation has shape \(6127,\)"):
         views(obs[:-1])
 
 
@@ -79,7 +79,7 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ob, "_write", short_write)
     numpy_encoder = ob.ObservationEncoder(compiled=False)  # the compiled twin has no block writer
-    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 5987"):
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 6127"):
         numpy_encoder.encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
@@ -416,3 +416,26 @@ def test_solo_pick_shows_which_faction_comes_with_which_planning_card() -> None:
     pairs = both_encoders(g, 0)["setup_solo_pairs"]
     offered = {(Faction[f.upper()], Terrain[t.upper()]) for f, t in (m.split()[1:] for m in g.legal_moves())}
     assert {(int(f), int(t)) for f, t in zip(*np.nonzero(pairs), strict=True)} == {(int(f), int(t)) for f, t in offered}
+
+
+def test_automa_public_cards_and_bonus_row_are_observed() -> None:
+    """AUTOMA.md 3.7, 4.3: the Automa's deck and reserve sizes, her face-up discard pile and the
+    bonus-tile row she takes from at pass are on the table; the observation holds them."""
+    from aoi_env.core import automa
+
+    g = Game("aoi(players=1,automa=simpletons:3)", seed=2)
+    rng = np.random.default_rng(0)
+    while int(automa.record(g, 1)[automa.A_DISCARD_LEN]) < 2:
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+    rec = automa.record(g, 1)
+    v = both_encoders(g, 0)
+    cards = v["player_automa_cards"][1]  # relative seat 1 = the Automa
+    assert cards[0] == pytest.approx(rec[automa.A_DECK_LEN] / 14) and cards[1] == pytest.approx(
+        rec[automa.A_RESERVE_LEN] / 14
+    )
+    discard = sorted(int(c) for c in rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]])
+    assert (np.flatnonzero(cards[2:]) + 1).tolist() == discard
+    row = [int(t) for t in g.state.glob[G_BONUS_ROW] if t >= 0]
+    assert [int(np.argmax(r)) for r in v["automa_bonus_row"][: len(row)]] == row
+    assert not v["automa_bonus_row"][len(row) :].any() and not v["player_automa_cards"][0].any()
