@@ -189,6 +189,18 @@ def test_shaping_adds_the_change_of_the_vp_margin_potential():
     assert total == pytest.approx(final + 0.5 * (margin / 100 - phi0))
 
 
+def test_step_takes_integer_ids_only():
+    """A numpy integer or a one-element integer array is an id (SB3 passes either); a float or a
+    bool is a ValueError, not a truncated id."""
+    env = SeatEnv("aoi(players=2)", "random", learner_seat=0)
+    env.reset(seed=1)
+    legal = env.game.legal_actions()
+    env.step(np.array([legal[0]]))
+    for bad in (3.7, True, "3"):
+        with pytest.raises(ValueError, match="action must be an integer id"):
+            env.step(bad)
+
+
 def test_bad_arguments_raise_value_errors():
     with pytest.raises(ValueError, match="reward must be one of rank, win, score_diff"):
         SeatEnv("aoi(players=2)", reward="vp")

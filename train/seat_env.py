@@ -125,7 +125,7 @@ class SeatEnv(gym.Env):
         game = self._require_game()
         if game.is_over():
             raise RuntimeError("the game is over: call reset()")
-        action = int(action)
+        action = _as_id(action)
         legal = game.legal_actions()
         if action not in legal:
             self.illegal_actions += 1
@@ -219,3 +219,13 @@ class SeatEnv(gym.Env):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+
+def _as_id(action: Any) -> int:
+    """An action id from an int, a numpy integer or a one-element integer array (SB3 passes
+    either); a float, a bool or anything else is a ValueError instead of a silent ``int()``."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(())[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer id, got {action!r}")
+    return int(action)
