@@ -66,7 +66,6 @@ from aoi_env.core.state import (
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
     G_START_PLAYER,
-    G_TURN,
     GLOBAL_FIELDS,
     H_BUILDING,
     H_CITY,
@@ -108,6 +107,7 @@ from aoi_env.core.state import (
     P_VP,
     PLAYER_FIELDS,
     Phase,
+    turn_seat,
 )
 from aoi_env.data import NUM_POSITIONS, load
 from aoi_env.data.enums import Terrain
@@ -808,10 +808,9 @@ def _write_pending(g: Game, observer: int, buf: np.ndarray, hex_pending: np.ndar
     if kind == Kind.REWARD_ORDER:  # the acquisition lies under this row and its p0 city rewards
         below = int(g.state.stack[g.state.glob.item(G_DEPTH) - p[0] - 2, 0])
         buf[_P["pending_acquisition"] + (below != Kind.CHOOSE_COMPETENCY)] = 1.0
-    glob = g.state.glob
-    if glob.item(G_PHASE) == Phase.ACTIONS:
-        turn_seat = glob.item(G_ORDER.start + glob.item(G_TURN))
-        buf[_P["pending_turn"] + relative_seat(turn_seat, observer, g.seats)] = 1.0
+    seat_in_turn = turn_seat(g.state)
+    if seat_in_turn >= 0:
+        buf[_P["pending_turn"] + relative_seat(seat_in_turn, observer, g.seats)] = 1.0
 
 
 _PENDING_NAMES = _NAMES[_INDEX["pending_kind"] :]

@@ -150,6 +150,14 @@ class Phase:
     NAMES = ("setup", "income", "actions", "science", "over")
 
 
+def turn_seat(state: State) -> int:
+    """The seat whose turn it is in Phase II, -1 in other phases.  Decisions also come in other
+    players' turns (power offers, a city completed by another player's bridge), and some rules
+    hold only in one's own turn (conversions before a bonus TB, OP-59; palace 14, R134)."""
+    glob = state.glob
+    return glob.item(G_ORDER.start + glob.item(G_TURN)) if glob.item(G_PHASE) == Phase.ACTIONS else -1
+
+
 class State:
     """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
 

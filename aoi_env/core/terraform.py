@@ -28,9 +28,6 @@ from aoi_env.core.rules import buildings, terrain
 from aoi_env.core.state import (
     G_NEUTRAL_LEFT,
     G_NUM_BRIDGES,
-    G_ORDER,
-    G_PHASE,
-    G_TURN,
     H_BUILDING,
     P_BOARD,
     P_COINS,
@@ -41,7 +38,7 @@ from aoi_env.core.state import (
     P_SCHOLARS,
     P_TERRAFORMING,
     P_TOOLS,
-    Phase,
+    turn_seat,
 )
 from aoi_env.data.enums import Building
 
@@ -237,9 +234,7 @@ def _target_legal(g: Game, row: Row) -> list[int]:
 
 def _converts_first(g: Game, seat: int, free: int, flags: int) -> bool:
     """R79 / OP-59: free conversions are allowed before a bonus TB received inside one's own turn."""
-    s = g.state
-    own_turn = s.glob[G_PHASE] == Phase.ACTIONS and int(s.glob[G_ORDER.start + int(s.glob[G_TURN])]) == seat
-    return own_turn and (free > 0 or bool(flags & TB_LIZARD))
+    return turn_seat(g.state) == seat and (free > 0 or bool(flags & TB_LIZARD))
 
 
 @applies(Kind.TB_TARGET)

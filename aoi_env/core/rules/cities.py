@@ -15,17 +15,7 @@ import numpy as np
 from aoi_env.core import pending
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.terrain import own_mask
-from aoi_env.core.state import (
-    G_ORDER,
-    G_PHASE,
-    G_TURN,
-    H_BUILDING,
-    H_CITY,
-    H_PAVILION,
-    H_RIVER_CITY,
-    P_PALACE_TILE,
-    Phase,
-)
+from aoi_env.core.state import H_BUILDING, H_CITY, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE, turn_seat
 from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
@@ -110,12 +100,13 @@ def check(g: Game, seat: int, tiles: bool = True) -> int:
 
 def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     """Palace 14 (R134): river hex -> the buildings of the non-city groups on its banks (two or
-    more) that would found a city together across it.  The player decides whether and when to use it; in v1.2 only in
-    their own turn ("у свій хід"), so not when another player's bridge links the groups."""
+    more) that would found a city together across it.  The player decides whether and when to
+    use it; in v1.2 only in their own turn ("у свій хід"), not when another player's bridge
+    links the groups."""
     tile = int(g.state.players[seat, P_PALACE_TILE])
     if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
         return {}
-    if g.tab.palace_flags[tile]["river_city_own_turn"] and not _own_turn(g, seat):
+    if g.tab.palace_flags[tile]["river_city_own_turn"] and turn_seat(g.state) != seat:
         return {}
     h = g.state.hexes
     own = np.flatnonzero(own_mask(g, seat)).tolist()
@@ -133,14 +124,8 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     return out
 
 
-def _own_turn(g: Game, seat: int) -> bool:
-    """Is it the seat's turn in Phase II (its main action, or anything resolving in it)?"""
-    glob = g.state.glob
-    return glob.item(G_PHASE) == Phase.ACTIONS and glob.item(G_ORDER.start + glob.item(G_TURN)) == seat
-
-
 def found_river_city(g: Game, seat: int, river: int) -> None:
-    """Found the city across ``river``: mark both groups and the river hex, then the tile choice."""
+    """Found the city across ``river``: mark its groups and the river hex, then the tile choice."""
     group = river_city_options(g, seat)[river]
     g.state.hexes[group, H_CITY] = 1
     g.state.hexes[river, H_RIVER_CITY] = 1
