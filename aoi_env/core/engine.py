@@ -208,9 +208,10 @@ class Game:
             raise ValueError(f"cannot parse {text!r} at {where}: unknown verb {verb!r} ({', '.join(known)})")
         raise ValueError(f"{text!r} is not legal at {where}; legal: {', '.join(self.legal_moves())}")
 
-    def apply_action(self, action: int) -> None:
-        """Apply a legal id; anything else raises ValueError and leaves the state unchanged."""
-        if type(action) is not int:  # the checks below for anything but a plain int
+    def check_action(self, action: int) -> int:
+        """The id as a plain int if it is legal now; anything else raises ValueError naming the
+        problem (nothing changes: ``VectorGame`` checks a whole batch before applying it)."""
+        if type(action) is not int:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise ValueError(f"action must be an integer id, got {action!r}")
             action = int(action)
@@ -226,6 +227,12 @@ class Game:
                 f"action {action} is not legal for seat {row[1]} (pending: {kind}); "
                 f"legal: {', '.join(self.legal_moves())}"
             )
+        return action
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal id; anything else raises ValueError and leaves the state unchanged."""
+        if type(action) is not int or action not in self._legal:  # a plain legal int skips the checks
+            action = self.check_action(action)
         self._apply(action)
         self._advance()
 
