@@ -183,19 +183,28 @@ def test_r43_without_the_pavilion_the_same_group_is_no_city() -> None:
     assert g.pending_kind() == Kind.POST
 
 
-def test_op33_op50_placing_a_pavilion_can_complete_a_city() -> None:
-    """OP-33 / OP-50 (ASSUMPTION): the city check also runs after a Pavilion is placed (which is
-    not a build)."""
-    g = (
-        scenario()
-        .build(0, "r3c0", "palace")
-        .build(0, "r3c1", "guild")
-        .build(0, "r4c1", "workshop")
-        .set(0, pavilions=1)
-        .turn(0)
-    )
+@pytest.mark.parametrize(
+    ("buildings", "city"),
+    [
+        ({"r3c0": "university", "r3c1": "palace"}, False),  # University + Palace + pavilion: 2 real buildings
+        ({"r3c0": "university", "r3c1": "palace", "r4c1": "workshop"}, True),  # the University's 3
+        ({"r3c0": "palace", "r3c1": "guild", "r4c1": "workshop"}, True),  # 3 + pavilion = the usual 4 (OP-33)
+    ],
+)
+def test_r43_c6_op33_pavilion_counts_twice_only_towards_the_usual_four_buildings(
+    buildings: dict[str, str], city: bool
+) -> None:
+    """R43 / C6, rulebook over RULES.md: the pavilion counts as 2 buildings "for the usual
+    requirement of 4 buildings" ([UA] "для виконання звичайної вимоги в 4 будівлі", [PL] "na poczet
+    standardowego wymogu 4 Budynków"), not for the University's reduced 3: University + Palace
+    with a pavilion have 7 power but 2 real buildings.  OP-33 / OP-50 (ASSUMPTION): the city check
+    also runs after a pavilion is placed (which is not a build)."""
+    sc = scenario()
+    for hex_, building in buildings.items():
+        sc.build(0, hex_, building)
+    g = sc.set(0, pavilions=1).turn(0)
     play(g, "pavilion", "pavilion r3c1")
-    assert g.pending_kind() == Kind.CHOOSE_CITY
+    assert g.pending_kind() == (Kind.CHOOSE_CITY if city else Kind.POST)
 
 
 def test_r43_palace_tile_8_lowers_the_power_to_six() -> None:

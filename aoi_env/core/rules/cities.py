@@ -2,8 +2,9 @@
 
 A seat's buildings form groups under adjacency (bridges included, sailing reach not).  A group
 touching an existing city joins it (OP-21); a group with no city buildings founds one when it has
-enough buildings (4; 3 with a University; 2 with the Monument; a pavilion counts twice) and
-enough power (7; 6 with palace 8).  Each new city asks the seat for a city tile.
+enough buildings (4; 3 with a University; 2 with the Monument; a pavilion counts twice, but only
+towards the usual 4: [UA] C6 "для виконання звичайної вимоги в 4 будівлі") and enough power
+(7; 6 with palace 8).  Each new city asks the seat for a city tile.
 """
 
 from __future__ import annotations
@@ -36,16 +37,18 @@ def qualifies(g: Game, seat: int, group: list[int]) -> bool:
     rows = g.state.hexes[group].tolist()  # plain ints (issue 10)
     kinds = [r[H_BUILDING] for r in rows]
     pavilions = sum(r[H_PAVILION] for r in rows)
-    count = len(group) + pavilions  # a pavilion counts as 2 buildings
     base, with_univ, with_monument, need_power = _requirements(g, seat)
     need = base
     if Building.UNIVERSITY in kinds:
         need = min(need, with_univ)
     if Building.MONUMENT in kinds:
         need = min(need, with_monument)
+    # C6: a pavilion counts as 2 buildings only for the usual requirement of 4 ([UA], [PL]), not
+    # for the University's or the Monument's reduced one.
+    enough = len(group) >= need or len(group) + pavilions >= base
     power = g.building_power.tolist()
     strength = sum(power[k] for k in kinds) + pavilions
-    return count >= need and strength >= need_power
+    return enough and strength >= need_power
 
 
 def connected_groups(g: Game, positions: list[int]) -> list[list[int]]:
