@@ -18,7 +18,8 @@ from aoi_env.core.board import parse_hex
 from aoi_env.core.config import GameConfig
 from aoi_env.core.engine import Game
 from aoi_env.core.invariants import check
-from aoi_env.core.rules import scoring
+from aoi_env.core.pending import Kind
+from aoi_env.core.rules import buildings, scoring
 from aoi_env.core.state import (
     G_BONUS_ROW,
     G_BOOKS_USED,
@@ -109,6 +110,22 @@ def test_automa_solo_distribution_three_cards_with_two_factions() -> None:
     assert g.state.players[AUTOMA, P_BOARD] != g.state.players[0, P_BOARD]  # §3.3: a different terrain
 
 
+@pytest.mark.parametrize("side", ["1-3", "3-5"])
+def test_automa_initial_workshop_table_lies_on_her_terrain(side: str) -> None:
+    """§3.6 / Appendix A: each letter A-F names one hex of each of the 7 terrains, and that hex is
+    a land hex of that terrain on the board side (so a mistyped cell cannot pass silently)."""
+    from aoi_env.core.board import geometry
+    from aoi_env.data.enums import Terrain
+
+    table = am.automa_data().initial_workshops[side]
+    terrain = geometry(side).terrain
+    assert sorted(table) == list("ABCDEF")
+    for letter, row in table.items():
+        assert sorted(row) == sorted(t.name.lower() for t in Terrain if t < Terrain.RIVER), letter
+        for name, (r, c) in row.items():
+            assert terrain[r * 13 + c] == Terrain[name.upper()], (side, letter, name)
+
+
 def test_automa_setup_bonus_row_initial_workshops_and_order() -> None:
     """§3.6, §3.7: she takes the leftmost of 5 bonus tiles, places a marked and an unmarked
     Workshop on her card's lettered hexes, and the human goes first in round 1."""
@@ -175,6 +192,40 @@ def test_automa_pass_check_worked_examples() -> None:
     assert not am.is_pass(deck)  # action *2 with 3 cards left
     deck.pop(0)
     assert am.is_pass(deck)  # action *4 shows the pass icon and 2 cards remain
+
+
+@pytest.mark.parametrize(
+    ("human_building", "bowls", "answer", "advanced"),
+    [
+        ("guild", (5, 7, 0), "leech decline", 1),  # 2 power offered: she advances, accepted or not
+        ("guild", (5, 7, 0), "leech accept", 1),
+        ("workshop", (5, 7, 0), "leech accept", 0),  # only 1 power offered
+        ("guild", (0, 0, 12), None, 0),  # bowls full: no offer at all (R42.5)
+    ],
+)
+def test_automa_powermongers_advance_after_an_offer_of_2_power(
+    human_building: str, bowls: tuple[int, int, int], answer: str | None, advanced: int
+) -> None:
+    """§7 Powermongers / §10 #13: after her build she advances 1 level if the human was offered
+    at least 2 power, whether or not they accept; R42.5: the offer is what the human could gain,
+    so a human whose bowls cannot take power is offered nothing."""
+    sc = Scenario("aoi(players=1,automa=powermongers:3:lake)", factions=["goblins"], boards=["plains"])
+    sc.build(AUTOMA, "r1c2", "workshop").build(AUTOMA, "r7c7", "workshop")
+    sc.build(0, "r0c4", human_building, terrain=False).set(0, bowls=bowls, vp=30)
+    g = sc.turn(0)
+    g.state.hexes[parse_hex("r1c2"), H_MARK] = 1
+    before = g.state.players[AUTOMA, P_SCIENCE].tolist()
+    am.resolve_tb(g, AUTOMA, CARDS[1], faction_step=False, anywhere=False)
+    (new,) = set(np.flatnonzero(g.state.hexes[:, H_OWNER] == AUTOMA).tolist()) - {parse_hex("r1c2"), parse_hex("r7c7")}
+    assert buildings.offers(g, AUTOMA, new) == [(0, 2 if human_building == "guild" else 1)]  # next to the human
+    g._refresh()  # resolve_tb pushed the offer itself
+    if answer is None:
+        assert g.pending_kind() != Kind.OFFER
+    else:
+        assert g.pending_kind() == Kind.OFFER
+        g.apply_move(answer)
+    am.resolve_step(g, AUTOMA, am.PM_ADVANCE, 1, 0, 1)
+    assert sum(g.state.players[AUTOMA, P_SCIENCE].tolist()) - sum(before) == advanced
 
 
 def test_automa_build_steps_worked_examples() -> None:

@@ -51,7 +51,7 @@ from aoi_env.core.state import (
     P_SCIENCE,
     P_VP,
 )
-from aoi_env.data import DATA_DIR, NUM_POSITIONS
+from aoi_env.data import DATA_DIR, NUM_POSITIONS, ROUNDS
 from aoi_env.data.enums import Building, Terrain
 
 if TYPE_CHECKING:
@@ -474,8 +474,12 @@ def choose_tb_hex(g: Game, seat: int, support: Card, faction_step: bool, anywher
 
 
 def _build_done(g: Game, seat: int, pos: int, btype: int) -> None:
-    """Offers to the humans as for any build (R42); remember the largest for Powermongers."""
-    record(g, seat)[A_LAST_OFFER] = max((v for _, v in buildings.offers(g, seat, pos)), default=0)
+    """Offers to the humans as for any build (R42); remember the largest for Powermongers: the
+    power offered (§10 #13, accepted or not), which is what the human could gain (R42.5): no
+    offer at all when their bowls cannot take any."""
+    players = g.state.players
+    offered = (buildings.effective_offer(players[other], v) for other, v in buildings.offers(g, seat, pos))
+    record(g, seat)[A_LAST_OFFER] = max(offered, default=0)
     buildings.after_build(g, seat, pos, btype)
 
 
@@ -567,7 +571,7 @@ def scoring_discipline(g: Game) -> int:
     """The discipline of the Automa icon on the current round tile (round 6: the final tile)."""
     data = automa_data()
     rnd = int(g.state.glob[G_ROUND])
-    if rnd >= 6:
+    if rnd >= ROUNDS:
         key = g.data.final_tile_ids[int(g.state.glob[G_FINAL_TILE])]
         return DISC_KEYS.index(data.final_tiles[key]["discipline"])
     key = g.data.round_tile_ids[int(g.state.glob[G_ROUND_TILES][rnd - 1])]
@@ -670,7 +674,7 @@ def pass_vp(g: Game) -> int:
     """§2.4: the Automa VP of the round tile (round 6: the final tile), rounds 1-3 / 4-6 side."""
     data = automa_data()
     rnd = int(g.state.glob[G_ROUND])
-    if rnd >= 6:
+    if rnd >= ROUNDS:
         return int(data.final_tiles[g.data.final_tile_ids[int(g.state.glob[G_FINAL_TILE])]]["vp"])
     key = g.data.round_tile_ids[int(g.state.glob[G_ROUND_TILES][rnd - 1])]
     return int(data.round_tiles[key]["vp"][0 if rnd <= 3 else 1])
@@ -691,7 +695,7 @@ def automa_pass(g: Game, seat: int, support_no: int) -> None:
     n = int(s.glob[G_NEXT_COUNT])
     s.glob[G_NEXT_ORDER.start + n] = seat
     s.glob[G_NEXT_COUNT] = n + 1
-    if s.glob[G_ROUND] < 6:  # §10 #30: no tile in round 6
+    if s.glob[G_ROUND] < ROUNDS:  # §10 #30: no tile in round 6
         row = [int(t) for t in s.glob[G_BONUS_ROW] if t >= 0]
         if row:
             slot = min(automa_data().cards[support_no].bonus, len(row) - 1)
