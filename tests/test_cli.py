@@ -28,6 +28,18 @@ def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]):
     assert "setup-demo" in out
 
 
+def test_play_help_shows_the_automa_spec_the_parser_takes(capsys: pytest.CaptureFixture[str]):
+    """``aoi play --help`` documents ``automa:LEVEL`` and ``automa:FACTION:LEVEL[:TERRAIN]``, the
+    order ``agents.automa_seat_spec`` parses (``automa:druids:5``)."""
+    from agents import automa_seat_spec
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "automa:LEVEL or automa:FACTION:LEVEL[:TERRAIN]" in out
+    assert automa_seat_spec("automa:druids:5") == "druids:5"
+
+
 @pytest.mark.parametrize("players", ["3", "5"])
 def test_setup_demo_same_seed_prints_the_same_text(capsys: pytest.CaptureFixture[str], players: str):
     """Same seed, same game: two runs print identical text."""
