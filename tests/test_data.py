@@ -512,3 +512,36 @@ def test_loader_rejects_an_unknown_field_and_a_bad_map_letter():
     maps_raw["maps"]["3-5"]["grid"][0] = "X" + maps_raw["maps"]["3-5"]["grid"][0][1:]
     with pytest.raises(DataError, match=r"unknown grid letter 'X' at \(0, 0\)"):
         parse(raw, maps_raw)
+
+
+def test_r56_loader_rejects_a_round_count_the_state_cannot_hold():
+    """R56: 6 rounds.  The state holds one round tile per round, so components.yaml's ``rounds``
+    is checked against that layout instead of being silently ignored."""
+    raw, maps_raw = _raw()
+    raw["rounds"] = 7
+    with pytest.raises(DataError, match=r"rounds is 7; the state is laid out for 6"):
+        parse(raw, maps_raw)
+
+
+def test_r79_conversion_prices_are_read_from_the_data():
+    """R79: 5 power for a scholar or a book, 3 for a tool, 1 for a coin; the engine's prices and
+    the notation words come from components.yaml's ``conversions`` table."""
+    from aoi_env.core import turn
+
+    table = load().raw["conversions"]
+    assert (turn.PW_SCHOLAR, turn.PW_BOOK, turn.PW_TOOL, turn.PW_COIN) == (5, 5, 3, 1)
+    prices = [table[k]["pay"]["power"] for k in ("power_scholar", "power_book", "power_tool", "power_coin")]
+    assert prices == [5, 5, 3, 1]
+    assert "3pw tool" in turn.CONVERT_WORDS and "1pw coin" in turn.CONVERT_WORDS
+
+
+def test_r14_palace_tiles_offered_are_read_from_the_data():
+    """R14: palace 17 plus P + 1 random tiles in a standard game; ``palace_tiles_offered`` says so."""
+    from aoi_env.core.engine import Game
+    from aoi_env.core.state import G_PALACE_STATE
+
+    offered = load().raw["palace_tiles_offered"]
+    assert offered == {"extra": 1, "standard_includes_17": True}
+    g = Game("aoi(players=3)", seed=4)
+    assert int((g.state.glob[G_PALACE_STATE] == -1).sum()) == 1 + 3 + 1
+    assert g.state.glob[G_PALACE_STATE][16] == -1  # palace 17 (index 16)

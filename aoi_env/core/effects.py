@@ -40,6 +40,7 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
+from aoi_env.data import ROUNDS
 from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
@@ -270,11 +271,11 @@ def listeners(g: Game, seat: int, event: str) -> list[dict[str, Any]]:
         if bonus >= 0 and event in tab.bonus_events[bonus] and not p[P_PASSED]:
             out.append(tab.bonus_events[bonus][event])
         rnd = int(s.glob[G_ROUND])
-        if 1 <= rnd <= 6:
+        if 1 <= rnd <= ROUNDS:
             rt = int(s.glob[G_ROUND_TILES][rnd - 1])
             if event in tab.round_events[rt]:
                 out.append(tab.round_events[rt][event])
-            if rnd == 6 and event in tab.final_events[int(s.glob[G_FINAL_TILE])]:
+            if rnd == ROUNDS and event in tab.final_events[int(s.glob[G_FINAL_TILE])]:
                 out.append(tab.final_events[int(s.glob[G_FINAL_TILE])][event])
     return out
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from aoi_env.core import automa, effects, pending, setup
 from aoi_env.core.engine import automatic
 from aoi_env.core.pending import Kind, Row
-from aoi_env.core.rules import scoring
+from aoi_env.core.rules import science, scoring
 from aoi_env.core.state import (
     G_BONUS_COINS,
     G_BONUS_STATE,
@@ -35,6 +35,7 @@ from aoi_env.core.state import (
     P_SPECIALS_USED,
     Phase,
 )
+from aoi_env.data import ROUNDS
 from aoi_env.data.enums import PLAYER_BUILDINGS
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def _end_turn(g: Game, row: Row) -> None:
 
 def _end_of_actions(g: Game) -> None:
     s = g.state
-    if s.glob[G_ROUND] >= 6:  # R82: the game ends after round 6's Phase II
+    if s.glob[G_ROUND] >= ROUNDS:  # R82: the game ends after round 6's Phase II
         scoring.final_scoring(g)
         s.glob[G_PHASE] = Phase.OVER
         s.glob[G_ROUND] = 7
@@ -156,7 +157,7 @@ def income(g: Game, seat: int) -> dict[str, int]:
         _add(total, tab.palace_income[pl[P_PALACE_TILE]])
     _add(total, tab.faction_income[pl[P_FACTION]])
     for d in range(4):
-        if pl[P_SCIENCE.start + d] >= 9:
+        if pl[P_SCIENCE.start + d] >= science.INCOME_LEVEL:  # R51
             _add(total, g.science_income[d])
     return total
 

@@ -189,7 +189,7 @@ def new_state(g: Game, seed: int) -> State:
     humans = cfg.players
     automa = len(cfg.automa)
     if cfg.distribution == "standard" or cfg.fixed_setup:  # R14; with an Automa P tiles + #17 (AUTOMA.md §3.2)
-        _offer_palaces(glob, others, n if automa else n + 1)
+        _offer_palaces(g, glob, others, n if automa else n + g.data.raw["palace_tiles_offered"]["extra"])
     if cfg.fixed_setup:
         fixed_f = [Faction[f.upper()] for f in cfg.factions]
         fixed_b = [Terrain[b.upper()] for b in cfg.boards]
@@ -236,9 +236,10 @@ def new_state(g: Game, seed: int) -> State:
     return s
 
 
-def _offer_palaces(glob: np.ndarray, others: list[int], count: int) -> None:
+def _offer_palaces(g: Game, glob: np.ndarray, others: list[int], count: int) -> None:
     """R14: palace 17 plus ``count`` random tiles are available (P + 1; with an Automa P)."""
-    glob[G_PALACE_STATE.start + PALACE_17] = -1
+    if g.data.raw["palace_tiles_offered"]["standard_includes_17"]:
+        glob[G_PALACE_STATE.start + PALACE_17] = -1
     for t in others[:count]:
         glob[G_PALACE_STATE.start + t] = -1
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from aoi_env.data import NUM_POSITIONS
+from aoi_env.data import NUM_POSITIONS, ROUNDS
 
 STATE_SCHEMA_VERSION = 1
 
@@ -102,7 +102,7 @@ G_ORDER = _g.add("order", 5)  # this round's turn order (seats), -1 padded
 G_NEXT_ORDER = _g.add("next_order", 5)  # order of passing = next round's order (R78.4)
 G_NEXT_COUNT = _g.add("next_count")
 G_TURN = _g.add("turn")  # index into order of the seat to act
-G_ROUND_TILES = _g.add("round_tiles", 6)  # round scoring tile per round 1-6 (R6)
+G_ROUND_TILES = _g.add("round_tiles", ROUNDS)  # round scoring tile per round 1-6 (R6)
 G_FINAL_TILE = _g.add("final_tile")  # final round tile (R7)
 G_BOOK_ACTIONS = _g.add("book_actions", 3)  # book actions in play (R8)
 G_SPELLS_USED = _g.add("spells_used", 6)  # X tokens on spells, printed order (R75)

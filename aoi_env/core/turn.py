@@ -99,6 +99,7 @@ from aoi_env.core.state import (
     P_TOOLS,
 )
 from aoi_env.core.tables import tables
+from aoi_env.data import ROUNDS, load
 from aoi_env.data.enums import Building
 
 BOOKS = P_BOOKS.start
@@ -107,12 +108,21 @@ UPGRADES = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALAC
 _INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}
 COMPETENCY_C7 = 6  # the only competency with a special action (R141)
 
+
+def _power_prices() -> tuple[int, int, int, int]:
+    """Power paid for a scholar, a book, a tool and a coin (R79), from components.yaml."""
+    table = load().raw["conversions"]
+    return tuple(table[k]["pay"]["power"] for k in ("power_scholar", "power_book", "power_tool", "power_coin"))
+
+
+PW_SCHOLAR, PW_BOOK, PW_TOOL, PW_COIN = _power_prices()
+
 CONVERT_WORDS = (
     "burn",
-    "5pw scholar",
-    *(f"5pw book {d}" for d in DISC_NAMES),
-    "3pw tool",
-    "1pw coin",
+    f"{PW_SCHOLAR}pw scholar",
+    *(f"{PW_BOOK}pw book {d}" for d in DISC_NAMES),
+    f"{PW_TOOL}pw tool",
+    f"{PW_COIN}pw coin",
     "scholar tool",
     "tool coin",
     *(f"book {d} coin" for d in DISC_NAMES),
@@ -130,13 +140,13 @@ def conversions(player: np.ndarray | list[int]) -> list[int]:
     out = []
     if pl[II] >= 2:  # power.can_burn
         out.append(CV_BURN)
-    if pl[III] >= 5:
-        if pl[P_SCHOLAR_SUPPLY] > 0:
-            out.append(CV_POWER_SCHOLAR)
+    if pl[III] >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] > 0:
+        out.append(CV_POWER_SCHOLAR)
+    if pl[III] >= PW_BOOK:
         out.extend(CV_POWER_BOOK + d for d in range(4))
-    if pl[III] >= 3:
+    if pl[III] >= PW_TOOL:
         out.append(CV_POWER_TOOL)
-    if pl[III] >= 1:
+    if pl[III] >= PW_COIN:
         out.append(CV_POWER_COIN)
     if pl[P_SCHOLARS] > 0:
         out.append(CV_SCHOLAR_TOOL)
@@ -150,17 +160,17 @@ def convert(player: np.ndarray, c: int) -> None:
     if c == CV_BURN:
         power.burn(player)
     elif c == CV_POWER_SCHOLAR:
-        power.spend(player, 5)
+        power.spend(player, PW_SCHOLAR)
         player[P_SCHOLAR_SUPPLY] -= 1
         player[P_SCHOLARS] += 1
     elif CV_POWER_BOOK <= c < CV_POWER_BOOK + 4:
-        power.spend(player, 5)
+        power.spend(player, PW_BOOK)
         player[BOOKS + c - CV_POWER_BOOK] += 1
     elif c == CV_POWER_TOOL:
-        power.spend(player, 3)
+        power.spend(player, PW_TOOL)
         player[P_TOOLS] += 1
     elif c == CV_POWER_COIN:
-        power.spend(player, 1)
+        power.spend(player, PW_COIN)
         player[P_COINS] += 1
     elif c == CV_SCHOLAR_TOOL:
         player[P_SCHOLARS] -= 1
@@ -434,7 +444,7 @@ def do_pass(g: Game, seat: int) -> None:
     n = int(s.glob[G_NEXT_COUNT])
     s.glob[G_NEXT_ORDER.start + n] = seat
     s.glob[G_NEXT_COUNT] = n + 1
-    if s.glob[G_ROUND] < 6:
+    if s.glob[G_ROUND] < ROUNDS:
         pending.push(s, Kind.PASS_BONUS, seat)
     parts = pass_gains(g, seat)
     for src, ident, gain in parts:  # pushed first, so they resolve after the other parts' steps

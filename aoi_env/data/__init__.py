@@ -23,6 +23,7 @@ DATA_DIR = Path(__file__).resolve().parent
 NUM_ROWS = 9
 NUM_COLS = 13
 NUM_POSITIONS = NUM_ROWS * NUM_COLS  # one id per grid position, shared by both board sides
+ROUNDS = 6  # R56; components.yaml says the same (checked at load), the state holds 6 round tiles
 
 GAIN_KEYS = frozenset(
     {
@@ -283,6 +284,8 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         raise DataError("components.yaml: terrains must list the cycle in enum order")
     if raw["disciplines"] != list(DISCIPLINE_KEYS):
         raise DataError("components.yaml: disciplines must be listed in enum order")
+    if raw["rounds"] != ROUNDS:
+        raise DataError(f"components.yaml: rounds is {raw['rounds']!r}; the state is laid out for {ROUNDS}")
 
     maps = {name: _parse_map(name, spec) for name, spec in maps_raw["maps"].items()}
     common = raw["planning_board_common"]
