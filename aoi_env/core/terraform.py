@@ -30,6 +30,7 @@ from aoi_env.core.state import (
     G_NUM_BRIDGES,
     H_BUILDING,
     P_BOARD,
+    P_BOOKS,
     P_COINS,
     P_FACTION,
     P_NEUTRAL_PALACE,
@@ -225,16 +226,51 @@ def _target_legal(g: Game, row: Row) -> list[int]:
     out = _reach_target_ids(g, seat, free, flags, pl) + _jumps(g, seat, free, flags, pl)
     if flags & TB_LIZARD:
         out.append(DONE)  # Lizards may skip the spade and only place the free Workshop
-    if out and _converts_first(g, seat, free, flags):
+    if _converts_first(g, seat, free, flags):
         from aoi_env.core.turn import conversions
 
-        out.extend(conversions(g.state.players[seat]))
+        if out:
+            out.extend(conversions(g.state.players[seat]))
+        elif _converting_finds_a_target(g, seat, free, flags):
+            out = [*conversions(g.state.players[seat]), DONE]  # DONE: forfeit the TB instead
     return out
 
 
 def _converts_first(g: Game, seat: int, free: int, flags: int) -> bool:
     """R79 / OP-59: free conversions are allowed before a bonus TB received inside one's own turn."""
     return turn_seat(g.state) == seat and (free > 0 or bool(flags & TB_LIZARD))
+
+
+def _converting_finds_a_target(g: Game, seat: int, free: int, flags: int) -> bool:
+    """OP-59: would some run of free conversions give a bonus TB with no first hex yet one (the
+    tool of a tunnel, the scholar of a flight, a Workshop's coins)?  A search over the player
+    row alone; books only turn into coins, so one book discipline and no power-to-book stand
+    for all of them."""
+    from aoi_env.core.moves import CV_BOOK_COIN, CV_POWER_BOOK
+    from aoi_env.core.turn import conversions, convert
+
+    useless = {CONVERT_BASE + CV_POWER_BOOK + d for d in range(4)} | {
+        CONVERT_BASE + CV_BOOK_COIN + d for d in range(1, 4)
+    }
+    start = g.state.players[seat].copy()
+    start[P_BOOKS.start] = start[P_BOOKS].sum()  # books as one discipline
+    start[P_BOOKS.start + 1 : P_BOOKS.stop] = 0
+    seen = {start.tobytes()}
+    todo = [start]
+    while todo:
+        row = todo.pop()
+        for a in conversions(row):
+            if a in useless:
+                continue
+            nxt = row.copy()
+            convert(nxt, a - CONVERT_BASE)
+            key = nxt.tobytes()
+            if key not in seen:
+                if has_tb_target(g, seat, free, flags, nxt.tolist()):
+                    return True
+                seen.add(key)
+                todo.append(nxt)
+    return False
 
 
 @applies(Kind.TB_TARGET)
@@ -249,8 +285,9 @@ def _target_apply(g: Game, row: Row, a: int) -> None:
         pending.push(g.state, Kind.TB_TUNNEL, seat, free, flags)
     elif a == FLY:
         pending.push(g.state, Kind.TB_FLY, seat, free, flags)
-    elif a == DONE:
-        pending.push(g.state, Kind.LIZARD_BUILD, seat, 0, flags)
+    elif a == DONE:  # the Lizards skip the spade; otherwise the TB is forfeited (OP-59 above)
+        if flags & TB_LIZARD:
+            pending.push(g.state, Kind.LIZARD_BUILD, seat, 0, flags)
     else:
         _start_on(g, seat, a - HEX_BASE, free, flags)
 

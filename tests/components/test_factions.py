@@ -27,7 +27,9 @@ from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_COMP_SPACES,
     H_BUILDING,
+    H_CITY,
     H_OWNER,
+    H_RIVER_CITY,
     H_TERRAIN,
     P_BONUS,
     P_BOOKS,
@@ -846,3 +848,282 @@ def test_op42_psychics_second_action_may_be_pass() -> None:
     assert g.pending_kind() == Kind.PASS_BONUS
     play(g, "bonus B3")
     assert g.current_seat() == 1
+
+
+# ------------------------------------------------------------------------------------------------
+# Faction sub-cases: Lizards without a Workshop, buying spades in their TB; Navigators' neutral
+# Workshop; the Moles' bridge negatives; Felines' cities completed by a bridge or a river crossing;
+# a Guild next to Omar's Tower.
+
+
+def _lizards_city_tb(tools: int = 3, terraforming: int = 0, workshops_elsewhere: int = 0) -> Game:
+    """Lizards (Swamp, round tile T1): Palace + Guild + Workshop; a Workshop on r8c8 founds a city,
+    K5 (6 VP + 6 coins) is taken and the city TB is pending.  ``workshops_elsewhere`` Workshops are
+    first put on far hexes of row 0 (with 7 of them the city's Workshop is the last of the 9)."""
+    sc = scenario(["lizards", "goblins", "omar"], ["swamp", "desert", "lake"], tile="T1")
+    sc.build(0, "r8c5", "palace").build(0, "r8c6", "guild").build(0, "r8c7", "workshop")
+    for hex_ in ("r0c2", "r0c3", "r0c4", "r0c5", "r0c6", "r0c8", "r0c9")[:workshops_elsewhere]:
+        sc.build(0, hex_, "workshop")
+    sc.terrain("r8c8", "swamp").terrain("r7c6", "plains").set(0, tools=tools, terraforming=terraforming)
+    g = play(sc.turn(0), "build", "target r8c8", "city K5")  # T1: +2 VP; K5: 6 VP + 6 coins
+    assert g.pending_kind() == Kind.TB_TARGET
+    return g
+
+
+@pytest.mark.parametrize("moves", [["target r7c6", "spades 1"], ["skip"]])
+def test_op53_lizards_city_tb_without_a_workshop_left_uses_only_the_spade(moves: list[str]) -> None:
+    """R94 / OP-53: "If no Workshop is left on the board, only the spade is used": the city's
+    Workshop was the last of the 9, so after the free spade (or skipping it) the Workshop step
+    offers nothing but ``done`` (no dead end), and nothing is built or paid."""
+    g = _lizards_city_tb(workshops_elsewhere=7)
+    assert val(g, 0, P_BUILT.start + Building.WORKSHOP) == 9  # none left on the planning board
+    coins, tools = val(g, 0, P_COINS), val(g, 0, P_TOOLS)
+    assert (coins, tools) == (19, 2)  # 15 - 2 + 6 (K5); 3 - 1 (Workshop)
+    play(g, *moves)
+    assert g.pending_kind() == Kind.LIZARD_BUILD
+    assert g.legal_moves() == ["done"]
+    play(g, "done")
+    assert g.pending_kind() == Kind.POST and g.current_seat() == 0
+    expected = Terrain.SWAMP if moves[0] != "skip" else Terrain.PLAINS  # plains -> swamp: 1 free spade
+    assert terrain_at(g, "r7c6") == expected
+    assert building_at(g, "r7c6") == (Building.NONE, -1)
+    assert val(g, 0, P_BUILT.start + Building.WORKSHOP) == 9
+    assert (val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (coins, tools)  # the free spade costs nothing
+    assert val(g, 0, P_VP) == 28  # 20 + 2 (T1) + 6 (K5); no second Workshop, no second T1 VP
+
+
+@pytest.mark.parametrize(("terraforming", "paid"), [(0, 6), (1, 4), (2, 2)])
+def test_op53_lizards_buy_missing_spades_at_track_rate_and_the_workshop_stays_free(
+    terraforming: int, paid: int
+) -> None:
+    """R94 / R63.1 / R37 / R64: the city TB's 1 free spade may be topped up by buying the missing
+    spades with tools at the terraforming-track rate (3/2/1 tools per spade): r7c7 wasteland ->
+    swamp needs 3 spades, so 2 are bought.  The Workshop then is still free ("no tool or coin
+    cost") and it is a build (T1 +2 VP)."""
+    g = _lizards_city_tb(tools=8, terraforming=terraforming)
+    play(g, "target r7c7")
+    assert terrain_at(g, "r7c7") == Terrain.WASTELAND
+    assert g.legal_moves() == ["spades 1", "spades 2", "spades 3"]
+    tools = val(g, 0, P_TOOLS)
+    assert tools == 7  # 8 - 1 (the city's Workshop)
+    play(g, "spades 3")
+    assert terrain_at(g, "r7c7") == Terrain.SWAMP
+    assert val(g, 0, P_TOOLS) == tools - paid  # 2 bought spades x 3 / 2 / 1 tools
+    assert g.legal_moves() == ["workshop r7c5", "workshop r7c7", "workshop r7c8", "done"]
+    coins, tools = val(g, 0, P_COINS), val(g, 0, P_TOOLS)
+    play(g, "workshop r7c7")
+    assert building_at(g, "r7c7") == (Building.WORKSHOP, 0)
+    assert (val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (coins, tools) == (19, 7 - paid)
+    assert val(g, 0, P_VP) == 30  # 20 + 2 (T1) + 6 (K5) + 2 (T1: the free Workshop)
+    assert val(g, 0, P_BUILT.start + Building.WORKSHOP) == 3
+
+
+def test_op53_lizards_bought_spades_are_limited_by_tools() -> None:
+    """R94 / R63.1: bought spades are paid with tools: with 3 tools left at rate 3, r7c7 (3 spades
+    from swamp) can take the free spade plus 1 bought one, not 3."""
+    g = _lizards_city_tb(tools=4)
+    assert val(g, 0, P_TOOLS) == 3
+    play(g, "target r7c7")
+    assert g.legal_moves() == ["spades 1", "spades 2"]
+    play(g, "spades 2")
+    assert terrain_at(g, "r7c7") == Terrain.PLAINS  # wasteland -> desert -> plains: in stages (R63.2)
+    assert val(g, 0, P_TOOLS) == 0  # 3 - 3 (1 bought spade)
+    assert g.legal_moves() == ["workshop r7c5", "workshop r7c8", "done"]  # r7c7 is not native yet
+
+
+@pytest.mark.parametrize(
+    ("game", "hex_", "vp", "coins"),
+    [
+        ("aoi(players=3)", "r7c9", 27, 16),  # v1.2: +2 VP +1 coin
+        ("aoi(players=3,ruleset=v1.0)", "r7c9", 27, 15),  # v1.0: +2 VP only
+        ("aoi(players=3)", "r8c8", 25, 15),  # no river next to r8c8: nothing
+    ],
+)
+def test_op15_navigators_neutral_workshop_next_to_river(game: str, hex_: str, vp: int, coins: int) -> None:
+    """R97 / OP-15 / R114 / R46.2 / R146: "Build Workshop (any source, incl. neutral)" -> next to a
+    river: Navigators +2 VP (+1 C in v1.2).  The neutral Workshop innovation (5 books + 5 coins
+    without a Palace, R73; T10 +5 VP) placed on r7c9 (lake, next to the river) scores it; placed
+    on r8c8 (forest, terraformed with 3 tools, R46.1) it does not."""
+    sc = scenario(["navigators", "felines", "goblins"], ["lake", "forest", "desert"], game=game)
+    sc.build(0, "r8c9", "workshop").set(0, books={"banking": 5}, coins=20).display_innovations("neutral_workshop")
+    # banking column (R20): 2 banking books are taken at once, then 3 any books
+    g = play(sc.turn(0), "innovate", "innovation neutral_workshop", "pay banking", "pay banking", "pay banking")
+    assert books(g, 0) == [0, 0, 0, 0]
+    assert g.pending_kind() == Kind.NEUTRAL_PLACE
+    assert g.legal_moves() == ["neutral r7c8", "neutral r7c9", "neutral r8c8"]
+    assert (val(g, 0, P_VP), val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (25, 15, 3)  # 20 + 5 (T10); 20 - 5
+    play(g, f"neutral {hex_}")
+    assert building_at(g, hex_) == (Building.WORKSHOP, 0)
+    assert terrain_at(g, hex_) == Terrain.LAKE
+    assert val(g, 0, P_NEUTRAL_BUILT.start + Building.WORKSHOP) == 1
+    assert val(g, 0, P_BUILT.start + Building.WORKSHOP) == 1  # only r8c9: the board's pieces are untouched
+    assert val(g, 0, P_VP) == vp
+    assert val(g, 0, P_COINS) == coins
+    assert val(g, 0, P_TOOLS) == (0 if hex_ == "r8c8" else 3)  # 1 spade (forest -> lake) x 3 tools
+
+
+@pytest.mark.parametrize(("tools", "offered"), [(0, False), (1, True)])
+def test_op47_moles_bridge_needs_a_tool(tools: int, offered: bool) -> None:
+    """R95 / R77 / OP-47: the Moles' bridge action costs 1 tool; with 0 tools it is not offered
+    although free bridge ends exist (and it would be with 1 tool)."""
+    sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+    g = sc.build(0, "r8c5", "workshop").set(0, tools=tools).turn(0)
+    assert ("molebridge" in g.legal_moves()) is offered
+
+
+def test_op47_moles_bridge_ends_need_a_moles_building() -> None:
+    """R95 / OP-47: a Moles bridge joins two land hexes at bridge distance "and a Moles building
+    at one end".  Around the Moles' Workshop on r8c5 the bridge-geometry pairs are r8c5-r6c5,
+    r8c5-r7c6, r6c5-r7c6 and r7c6-r8c8 (a Felines Workshop); only the two with r8c5 are offered,
+    whichever end is chosen first."""
+    sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+    g = sc.build(0, "r8c5", "workshop").build(1, "r8c8", "workshop").set(0, tools=1).turn(0)
+    play(g, "molebridge")
+    assert val(g, 0, P_TOOLS) == 0
+    assert g.pending_kind() == Kind.BRIDGE_END
+    assert g.legal_moves() == ["bridge r6c5", "bridge r7c6", "bridge r8c5"]
+    directions = {}
+    for end in g.legal_moves():
+        c = play(g.clone(), end)
+        directions[end] = c.legal_moves()
+    assert directions == {
+        "bridge r6c5": ["bridge to r8c5"],  # not r7c6: neither end is a Moles building
+        "bridge r7c6": ["bridge to r8c5"],  # not r6c5, not the Felines' r8c8
+        "bridge r8c5": ["bridge to r6c5", "bridge to r7c6"],
+    }
+    play(g, "bridge r7c6", "bridge to r8c5")
+    assert val(g, 0, P_BRIDGES) == 1
+    assert g.pending_kind() == Kind.POST
+
+
+def _felines_bridge_city(bonus: str = "B10") -> Scenario:
+    """Felines: Palace r7c7 + Guild r7c6 + Workshop r7c5 (3 buildings, power 6) and a Workshop on
+    r5c7 across the river; the printed bridge location r5c7-r7c7 joins them (4 buildings, 7)."""
+    sc = scenario(["felines", "goblins", "omar"], ["forest", "desert", "lake"])
+    sc.build(0, "r7c7", "palace").build(0, "r7c6", "guild").build(0, "r7c5", "workshop").build(0, "r5c7", "workshop")
+    return sc.set(0, bowls=(0, 5, 7)).bonus(0, bonus)
+
+
+@pytest.mark.parametrize(
+    ("action", "bonus", "power"),
+    [("spell S1", "B10", (3, 5, 4)), ("special bonus", "B6", (0, 5, 7))],  # S1: 3 power; B6: free
+)
+def test_r90_felines_city_completed_by_a_bridge(action: str, bonus: str, power: tuple[int, int, int]) -> None:
+    """R90 / R43 / OP-33: the Felines "each time they found a city" advance 3 steps and gain 1
+    book; a city completed by a bridge (spell S1 for 3 power, or round bonus B6 for free) is
+    founded like any other (the city check runs after a bridge, OP-33)."""
+    g = _felines_bridge_city(bonus).turn(0)
+    assert val(g, 0, P_CITIES) == 0
+    play(g, action)
+    assert g.legal_moves() == ["bridge r5c7", "bridge r6c6", "bridge r7c7"]
+    play(g, "bridge r5c7", "bridge to r7c7")
+    assert val(g, 0, P_BRIDGES) == 1
+    assert bowls(g, 0) == power
+    assert g.pending_kind() == Kind.CHOOSE_CITY
+    play(g, "city K1")
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS
+    play(g, "book law")
+    assert g.legal_moves() == ["step banking", "step law", "step engineering", "step medicine"]
+    play(g, "step law", "step law", "step medicine")
+    assert g.pending_kind() == Kind.POST
+    assert sci(g, 0) == [0, 2, 0, 1] and books(g, 0) == [0, 1, 0, 0]
+    assert val(g, 0, P_VP) == 24  # 20 + 4 (K1)
+    assert val(g, 0, P_TOOLS) == 6  # 3 + 3 (K1)
+    assert val(g, 0, P_CITIES) == 1
+    assert all(g.state.hexes[parse_hex(x), H_CITY] for x in ("r7c7", "r7c6", "r7c5", "r5c7"))
+
+
+@pytest.mark.parametrize("cross", [True, False])
+def test_r90_r134_felines_city_across_a_river_with_palace14(cross: bool) -> None:
+    """R90 / R134 / R43: with palace 14 the Felines "may ignore 1 river hex between [their]
+    buildings when forming the group"; founding a city that way triggers the Felines' 3 steps and
+    book.  Palace r7c7 + Guild r7c6 and a Workshop on r5c7 across the river hex r6c7 (or r6c8); the
+    new Workshop on r7c5 makes 4 buildings with power 7.  Declining (``done``) founds nothing."""
+    sc = scenario(["felines", "goblins", "omar"], ["forest", "desert", "lake"])
+    sc.build(0, "r7c7", "palace").palace_tile(0, 14).build(0, "r7c6", "guild").build(0, "r5c7", "workshop")
+    g = play(sc.terrain("r7c5", "forest").turn(0), "build", "target r7c5")
+    assert building_at(g, "r7c5") == (Building.WORKSHOP, 0)
+    assert g.pending_kind() == Kind.RIVER_CITY
+    assert g.legal_moves() == ["rivercity r6c7", "rivercity r6c8", "done"]
+    if not cross:
+        play(g, "done")
+        assert g.pending_kind() == Kind.POST
+        assert val(g, 0, P_CITIES) == 0 and sci(g, 0) == [0, 0, 0, 0] and books(g, 0) == [0, 0, 0, 0]
+        return
+    play(g, "rivercity r6c7")
+    assert g.state.hexes[parse_hex("r6c7"), H_RIVER_CITY] == 1
+    assert all(g.state.hexes[parse_hex(x), H_CITY] for x in ("r7c7", "r7c6", "r7c5", "r5c7"))
+    play(g, "city K1")
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS
+    play(g, "book law", "step law", "step law", "step medicine")
+    assert g.pending_kind() == Kind.POST
+    assert sci(g, 0) == [0, 2, 0, 1] and books(g, 0) == [0, 1, 0, 0]
+    assert val(g, 0, P_VP) == 24  # 20 + 4 (K1)
+    assert val(g, 0, P_TOOLS) == 5  # 3 - 1 (Workshop) + 3 (K1)
+    assert val(g, 0, P_CITIES) == 1
+
+
+@pytest.mark.parametrize(("tower", "coins"), [("omar", 3), ("none", 6), ("own", 6)])
+def test_r67_r98_guild_next_to_omars_tower_costs_three_coins(tower: str, coins: int) -> None:
+    """R67 / R98 / R46.3: a Guild costs 2 tools + 6 coins, only 3 coins "if at least one building
+    of another player is adjacent" (ASSUMPTION: neutral buildings owned by another player count).
+    Omar's neutral Tower (on lake, Omar's terrain) next to the Felines' Workshop makes it 3 coins
+    and Omar is offered the Tower's 2 power; no Tower, or a neutral Tower of the Felines' own
+    (C10), leaves it at 6."""
+    sc = scenario(["felines", "omar", "goblins"], ["forest", "lake", "desert"])
+    sc.build(0, "r8c8", "workshop")
+    if tower != "none":
+        sc.build(0 if tower == "own" else 1, "r8c9", "tower", neutral=True)
+    g = play(sc.turn(0), "upgrade guild", "upgrade r8c8")
+    assert building_at(g, "r8c8") == (Building.GUILD, 0)
+    assert val(g, 0, P_COINS) == 15 - coins
+    assert val(g, 0, P_TOOLS) == 1  # 3 - 2
+    assert (g.pending_kind() == Kind.OFFER and g.current_seat() == 1) is (tower == "omar")
+
+
+def test_r67_r98_omars_tower_makes_the_guild_affordable_with_three_coins() -> None:
+    """R67 / R98: legality uses the reduced price: with 3 coins and 2 tools the Felines may
+    upgrade next to Omar's Tower (and then have 0 coins); Omar accepts the 2 power for 1 VP."""
+    sc = scenario(["felines", "omar", "goblins"], ["forest", "lake", "desert"])
+    sc.build(0, "r8c8", "workshop").set(0, coins=3, tools=2)
+    assert "upgrade guild" not in sc.turn(0).legal_moves()  # no Tower yet: 6 coins needed
+    g = sc.build(1, "r8c9", "tower", neutral=True).turn(0)
+    assert [m for m in g.legal_moves() if m.startswith("upgrade")] == ["upgrade guild"]
+    play(g, "upgrade guild", "upgrade r8c8")
+    assert (val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (0, 0)
+    assert g.pending_kind() == Kind.OFFER and g.current_seat() == 1
+    play(g, "leech accept")
+    assert bowls(g, 1) == (3, 9, 0)  # lake bowls 5/7/0 + 2 power
+    assert val(g, 1, P_VP) == 19
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [1, 0],
+)
+def test_op59_moles_may_convert_before_a_k4_tb_to_pay_the_tunnel(tools: int) -> None:
+    """R95 / R140 (K4) / R79 / OP-59: conversions are "allowed before a bonus TB received inside
+    your turn (city tile, Lizards)".  The Moles found a city and take K4 (TB, 2 free spades); every
+    hex next to their buildings is built, so the only first hexes are tunnel targets (1 tool).
+    With ``tools`` left and 3 power in bowl III they may convert 3 power -> 1 tool, then tunnel
+    (+5 VP) to r6c5.  With 0 tools no first hex exists before converting, so the TB offers the
+    conversions and "skip" (it used to be dropped)."""
+    sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+    sc.build(0, "r8c5", "palace").build(0, "r8c6", "guild").build(0, "r8c7", "workshop").terrain("r8c8", "mountain")
+    for hex_ in ("r8c4", "r7c4", "r7c5", "r7c6"):
+        sc.build(1, hex_, "workshop")
+    for hex_ in ("r7c7", "r7c8", "r8c9"):
+        sc.build(2, hex_, "workshop")
+    g = play(sc.set(0, tools=tools + 1, coins=2, bowls=(9, 0, 3)).turn(0), "build", "target r8c8")
+    assert g.pending_kind() == Kind.OFFER and g.current_seat() == 2  # only the Goblins touch r8c8
+    play(g, "leech decline", "city K4")
+    assert val(g, 0, P_TOOLS) == tools and val(g, 0, P_VP) == 25  # 20 + 5 (K4)
+    assert g.pending_kind() == Kind.TB_TARGET
+    assert "convert 3pw tool" in g.legal_moves()
+    assert ("skip" in g.legal_moves()) == (tools == 0)  # no target yet: the TB may be forfeited
+    play(g, "convert 3pw tool", "tunnel")
+    assert g.legal_moves() == ["tunnel r6c5", "tunnel r6c6", "tunnel r7c9", "tunnel r8c10"]
+    play(g, "tunnel r6c5")
+    assert val(g, 0, P_VP) == 30  # + 5 (tunnel, v1.2 with 3 players)
+    assert val(g, 0, P_TOOLS) == tools  # + 1 (3 power) - 1 (tunnel)
+    assert bowls(g, 0) == (12, 0, 0)
