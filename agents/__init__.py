@@ -95,25 +95,33 @@ def _make_heuristic(arg: str | None, seed: int | None) -> Agent:
 AUTOMA_LEVELS = range(1, 6)  # rules/AUTOMA.md §2.3: Automalein .. Alptrauma
 
 
+AUTOMA_SPEC_HELP = "automa:LEVEL, automa:FACTION:LEVEL[:TERRAIN] or automa:LEVEL:FACTION[:TERRAIN]"
+
+
 def automa_seat_spec(spec: str) -> str | None:
     """The engine Automa spec of a participant, or None if the spec is an agent.
 
     ``"automa:3"`` -> ``"simpletons:3"`` (the app's default faction); ``"automa:druids:5"`` or
-    ``"automa:druids:5:lake"`` -> ``"druids:5"`` / ``"druids:5:lake"``.  The Automa is not an agent
-    that picks moves: it is a seat of the game (``GameConfig(automa=...)``) and plays inside the
-    engine (docs/automa.md).
+    ``"automa:druids:5:lake"`` -> ``"druids:5"`` / ``"druids:5:lake"``; the level may also come
+    first (``"automa:5:druids"``, the tournament's older spelling), so every command reads the same
+    specs.  The Automa is not an agent that picks moves: it is a seat of the game
+    (``GameConfig(automa=...)``) and plays inside the engine (docs/automa.md).
     """
     name, _, arg = spec.strip().lower().partition(":")
     if name != "automa":
         return None
-    if arg.isdigit():
-        arg = f"simpletons:{arg}"
+    parts = arg.split(":")
+    if parts[0].isdigit():  # automa:LEVEL[:FACTION[:TERRAIN]]
+        from aoi_env.core.automa import automa_data
+
+        faction = parts[1] if len(parts) > 1 else automa_data().faction_names[0]  # Simpletons
+        arg = ":".join([faction, parts[0], *parts[2:]])
     from aoi_env.core.automa import parse_spec
 
     try:
         parse_spec(arg)
     except ValueError as err:
-        raise ValueError(f"bad automa spec {spec!r}: {err} (e.g. automa:3 or automa:druids:5)") from None
+        raise ValueError(f"bad automa spec {spec!r}: {err} ({AUTOMA_SPEC_HELP})") from None
     return arg
 
 

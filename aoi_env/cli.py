@@ -91,7 +91,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "--agents",
         default="heuristic,automa:3",
         help="comma-separated seats: random, heuristic, human, model:PATH, "
-        "automa:LEVEL or automa:FACTION:LEVEL[:TERRAIN] "
+        "automa:LEVEL[:FACTION[:TERRAIN]] or automa:FACTION:LEVEL[:TERRAIN] "
         "(Automa seats come after the players; default: heuristic,automa:3)",
     )
     p.add_argument("--game", default=None, help="further game parameters, e.g. 'aoi(ruleset=v1.0,map=1-3)'")

@@ -79,11 +79,14 @@ def sample_config(rng: np.random.Generator, family: str | None = None) -> GameCo
     if family == "automa":
         factions = automa_factions()
         humans, automas = ((1, 1), (2, 1), (1, 2))[int(rng.integers(3))]
-        specs = []
+        specs, terrains = [], set()
         for name in rng.choice(len(factions), size=automas, replace=False):
             spec = f"{factions[int(name)]}:{int(rng.integers(1, 6))}"
             if rng.random() < 0.3:
-                spec += f":{TERRAIN_NAMES[int(rng.integers(7))]}"
+                terrain = TERRAIN_NAMES[int(rng.integers(7))]
+                if terrain not in terrains:  # distinct terrains (AUTOMA.md §3.3)
+                    spec += f":{terrain}"
+                    terrains.add(terrain)
             specs.append(spec)
         params.update(players=humans, automa=tuple(specs))
     else:

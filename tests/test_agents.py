@@ -78,7 +78,10 @@ def test_issue6_automa_is_a_game_seat_not_an_agent() -> None:
 
     assert automa_seat_spec("automa:3") == "simpletons:3"
     assert automa_seat_spec("automa:druids:5:lake") == "druids:5:lake"
+    assert automa_seat_spec("automa:5:druids:lake") == "druids:5:lake"  # the level first, as tournaments wrote it
     assert automa_seat_spec("heuristic") is None
+    with pytest.raises(ValueError, match="bad automa spec 'automa:9:druids'.*automa:FACTION:LEVEL"):
+        automa_seat_spec("automa:9:druids")
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,15 +29,15 @@ def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]):
 
 
 def test_play_help_shows_the_automa_spec_the_parser_takes(capsys: pytest.CaptureFixture[str]):
-    """``aoi play --help`` documents ``automa:LEVEL`` and ``automa:FACTION:LEVEL[:TERRAIN]``, the
-    order ``agents.automa_seat_spec`` parses (``automa:druids:5``)."""
+    """``aoi play --help`` documents both orders ``agents.automa_seat_spec`` reads (the level first,
+    as the tournament wrote it, or the faction first)."""
     from agents import automa_seat_spec
 
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "automa:LEVEL or automa:FACTION:LEVEL[:TERRAIN]" in out
-    assert automa_seat_spec("automa:druids:5") == "druids:5"
+    assert "automa:LEVEL[:FACTION[:TERRAIN]] or automa:FACTION:LEVEL[:TERRAIN]" in out
+    assert automa_seat_spec("automa:druids:5") == automa_seat_spec("automa:5:druids") == "druids:5"
 
 
 @pytest.mark.parametrize("players", ["3", "5"])

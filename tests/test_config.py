@@ -118,6 +118,16 @@ def test_duplicate_terrain_is_rejected():
     _raises("aoi(players=3,boards=lake+lake+desert)", "duplicate boards: lake")
 
 
+def test_automa_factions_and_terrains_must_be_distinct():
+    """AUTOMA.md §2.5 / §3.3: each Automa faction card exists once, and every faction in the game
+    has its own native terrain, so a clash the config already shows is an error, not a silent
+    replacement by a random terrain."""
+    _raises("aoi(players=1,automa=simpletons:3+simpletons:4)", "duplicate Automa factions: simpletons")
+    _raises("aoi(players=1,automa=druids:2:lake+mimics:3:lake)", "duplicate Automa terrains: lake")
+    _raises("aoi(players=1,boards=lake,automa=druids:2:lake)", "Automa terrain lake is also a player's board")
+    assert GameConfig.parse("aoi(players=1,boards=lake,automa=druids:2:swamp)").automa == ("druids:2:swamp",)
+
+
 def test_wrong_number_of_factions_or_boards_is_rejected():
     _raises("aoi(players=3,factions=moles+omar)", "factions must name one per player: got 2 for 3 players")
     _raises("aoi(players=2,boards=lake+desert+swamp)", "boards must name one per player: got 3 for 2 players")

@@ -451,17 +451,18 @@ def automa_configs(draw: st.DrawFn) -> GameConfig:
     boards from the distribution or fixed."""
     humans, automas = draw(st.sampled_from(((1, 1), (2, 1), (1, 2))))
     names = draw(st.permutations(automa_factions()))[:automas]
+    terrains = draw(st.permutations(TERRAIN_NAMES))  # all distinct (§3.3): humans first, then the Automas
     specs = []
-    for name in names:
+    for i, name in enumerate(names):
         spec = f"{name}:{draw(st.integers(1, 5))}"
         if draw(st.booleans()):
-            spec += f":{draw(st.sampled_from(TERRAIN_NAMES))}"
+            spec += f":{terrains[humans + i]}"
         specs.append(spec)
     params: dict = {}
     if draw(st.booleans()):  # the humans' factions and / or boards fixed
         params["factions"] = draw(st.permutations(FACTION_NAMES))[:humans]
     if draw(st.booleans()):
-        params["boards"] = draw(st.permutations(TERRAIN_NAMES))[:humans]
+        params["boards"] = terrains[:humans]
     return GameConfig.from_params(
         params,
         players=humans,

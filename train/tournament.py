@@ -2,10 +2,10 @@
 
 Participants are agent specs (``agents.make_agent``: ``random``, ``heuristic``, later
 ``model:PATH``), optionally labelled ``label=spec`` (``h2=heuristic``); a repeated spec gets a
-``#2`` suffix.  ``automa:L[:faction[:terrain]]`` is an engine-level Automa seat: it is not an agent
-at a seat but part of the game config (``GameConfig(automa=...)``, seats after the player seats;
-default faction: the first Automa faction); with an engine without that parameter such a
-participant is rejected with a clear error.
+``#2`` suffix.  ``automa:L[:faction[:terrain]]`` (or ``automa:faction:L[:terrain]``) is an
+engine-level Automa seat: it is not an agent at a seat but part of the game config
+(``GameConfig(automa=...)``, seats after the player seats; default faction: the first Automa
+faction); with an engine without that parameter such a participant is rejected with a clear error.
 
 Schedule: games come in *deals* of ``players`` games that share one game seed; within a deal the
 seating rotates one place per game, so every participant of the deal plays every seat of the same
@@ -184,20 +184,18 @@ def automa_supported() -> bool:
 
 
 def automa_engine_spec(spec: str) -> str:
-    """``automa:L[:faction[:terrain]]`` -> the engine's ``faction:L[:terrain]`` (GameConfig ``automa``)."""
-    parts = [p.strip().lower() for p in spec.split(":")]
-    if len(parts) < 2 or not parts[1].isdigit():
-        raise ValueError(f"automa participant must be automa:<level 1-5>[:faction[:terrain]], got {spec!r}")
+    """``automa:L[:faction[:terrain]]`` or ``automa:faction:L[:terrain]`` -> the engine's
+    ``faction:L[:terrain]`` (GameConfig ``automa``), read as ``aoi play`` reads it."""
     if not automa_supported():
         raise ValueError(
             f"{spec!r}: the engine-level Automa is not available yet (GameConfig has no 'automa' parameter); "
             "valid now: agent specs such as random, heuristic"
         )
-    from aoi_env.core import automa
+    from agents import automa_seat_spec
 
-    faction = parts[2] if len(parts) > 2 else automa.automa_data().faction_names[0]
-    engine_spec = ":".join([faction, parts[1], *parts[3:]])
-    automa.parse_spec(engine_spec)  # validates
+    engine_spec = automa_seat_spec(spec)
+    if engine_spec is None:
+        raise ValueError(f"not an automa participant: {spec!r}")
     return engine_spec
 
 

@@ -47,10 +47,14 @@ def _as_names(name: str, value: Any, valid: tuple[str, ...], players: int) -> tu
             raise ValueError(f"unknown {name[:-1]} {v!r}; valid: {', '.join(valid)}")
     if value and len(value) != players:
         raise ValueError(f"{name} must name one per player: got {len(value)} for {players} players")
-    if len(set(value)) != len(value):
-        dup = sorted({v for v in value if value.count(v) > 1})
-        raise ValueError(f"duplicate {name}: {', '.join(dup)}")
+    _no_repeats(name, value)
     return value
+
+
+def _no_repeats(name: str, values: list[str] | tuple[str, ...]) -> None:
+    dup = sorted({v for v in values if values.count(v) > 1})
+    if dup:
+        raise ValueError(f"duplicate {name}: {', '.join(dup)}")
 
 
 @dataclass(frozen=True)
@@ -77,11 +81,14 @@ class GameConfig:
             automa = tuple(a for a in automa.replace(",", "+").split("+") if a)
         automa = tuple(str(a).strip().lower() for a in automa)
         object.__setattr__(self, "automa", automa)
+        automa_terrains: list[str] = []
         if automa:
             from aoi_env.core.automa import parse_spec
 
-            for spec in automa:
-                parse_spec(spec)
+            parts = [parse_spec(spec) for spec in automa]
+            automa_terrains = [terrain for _, _, terrain in parts if terrain]
+            _no_repeats("Automa factions", [faction for faction, _, _ in parts])  # one card each (§2.5)
+            _no_repeats("Automa terrains", automa_terrains)  # §3.3: all terrains distinct
             if not 1 <= players <= 2 or len(automa) > 2 or players + len(automa) > 3:
                 raise ValueError(
                     f"an Automa game has 1-2 players and 1-2 Automas, at most 3 factions (AUTOMA.md §3.1); "
@@ -96,6 +103,9 @@ class GameConfig:
                 raise ValueError(f"{key} must be one of {', '.join(valid)}; got {getattr(self, key)!r}")
         object.__setattr__(self, "factions", _as_names("factions", self.factions, FACTION_NAMES, players))
         object.__setattr__(self, "boards", _as_names("boards", self.boards, TERRAIN_NAMES, players))
+        clash = sorted(set(automa_terrains) & set(self.boards))
+        if clash:
+            raise ValueError(f"Automa terrain {clash[0]} is also a player's board (AUTOMA.md §3.3: all distinct)")
         if not isinstance(self.skip_forced, bool):
             raise ValueError(f"skip_forced must be true or false, got {self.skip_forced!r}")
         tokens = self.area_tokens
