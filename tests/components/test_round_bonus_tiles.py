@@ -20,6 +20,7 @@ from aoi_env.core.state import (
     G_BONUS_COINS,
     G_BONUS_STATE,
     G_PHASE,
+    G_ROUND,
     H_BUILDING,
     P_BONUS,
     P_BOOKS,
@@ -190,15 +191,23 @@ def test_op41_b1_reach_bonus_applies_above_sailing_3() -> None:
     assert "target r3c5" in g.legal_moves()
 
 
-def test_r78_b1_taken_at_pass_is_face_down_for_the_rest_of_phase_ii() -> None:
+def test_r78_r80_b1_taken_at_pass_is_face_down_for_the_rest_of_phase_ii() -> None:
     """R78.2 ([UA] "place it face down in front of you, showing you have left the round"), R138:
     the tile taken at pass acts from the next round; while the others still play, B1 gives its
-    passed holder neither +1 reach nor the river-Workshop VP."""
+    passed holder neither +1 reach nor the river-Workshop VP; R80.4 turns it face up for the next
+    round."""
     g = position(display=("B1", "B7", "B8")).build(0, "r1c3", "workshop").turn(0)
     play(g, "pass", "bonus B1")
     assert g.state.players[0, P_BONUS] == BONUS_IDS.index("B1") and g.current_seat() == 1
     assert terrain.sailing(g, 0) == 0
     assert effects.listeners(g, 0, "build_workshop_river") == []
+    play(g, "pass", "bonus B7", "pass", "bonus B8")  # R80.4: Phase III turns the tiles face up
+    while g.pending_kind() != Kind.MAIN:
+        assert g.state.glob[G_PHASE] != Phase.ACTIONS  # only Phase III / I decisions on the way
+        g.apply_action(g.legal_actions()[0])
+    assert (g.state.glob[G_ROUND], g.current_seat()) == (2, 0)  # seat 0 passed first
+    assert terrain.sailing(g, 0) == 1
+    assert effects.listeners(g, 0, "build_workshop_river") != []
 
 
 def test_op41_b1_reach_bonus_does_not_apply_to_phase_iii_spades() -> None:

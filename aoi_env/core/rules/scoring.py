@@ -1,7 +1,7 @@
 """Final scoring (R82-R86): area, science, resources; shared ranks rounded down.
 
-``final_scoring`` adds the VP and keeps the breakdown in ``g.final_breakdown`` (also recomputable
-with ``breakdown``) for reports.
+``final_scoring`` adds the VP and returns the breakdown; ``breakdown`` recomputes it from a
+finished or running game for reports (train/records.py).
 """
 
 from __future__ import annotations
