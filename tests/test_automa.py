@@ -21,11 +21,14 @@ from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import buildings, scoring
 from aoi_env.core.state import (
+    G_BONUS_COINS,
     G_BONUS_ROW,
+    G_BONUS_STATE,
     G_BOOKS_USED,
     G_INNOV_OWNER,
     G_INNOV_SPACES,
     G_NEXT_ORDER,
+    G_ROUND,
     G_ROUND_TILES,
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
@@ -144,6 +147,24 @@ def test_automa_setup_bonus_row_initial_workshops_and_order() -> None:
     from aoi_env.core.state import G_ORDER
 
     assert list(g.state.glob[G_ORDER][:2]) == [0, 1]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_automa_bonus_row_with_two_humans(seed: int) -> None:
+    """§3.7, two humans: they hold their tiles from the 3-player-style selection; then 4 random
+    tiles form a row, the Automa takes the first and the 3 left over get a coin each."""
+    g = Game("aoi(players=2,automa=simpletons:3)", seed=seed)
+    while g.state.glob[G_ROUND] < 1:
+        g.apply_action(g.legal_actions()[0])
+    state = g.state.glob[G_BONUS_STATE].tolist()
+    coins = g.state.glob[G_BONUS_COINS].tolist()
+    held = g.state.players[:, P_BONUS].tolist()
+    assert len(set(held)) == 3 and min(held) >= 0  # two humans and the Automa, different tiles
+    assert [state[b] for b in held] == [0, 1, 2]
+    display = [b for b in range(10) if state[b] == -1]
+    assert len(display) == 3 and all(coins[b] == 1 for b in display)
+    assert sorted(t for t in g.state.glob[G_BONUS_ROW].tolist() if t >= 0) == display
+    assert state.count(-2) == 10 - 3 - 3  # the rest are out of the game
 
 
 # ------------------------------------------------------------------------------------------------

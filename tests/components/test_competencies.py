@@ -142,6 +142,20 @@ def test_op64_c1_income_step_may_use_a_key_in_phase_i() -> None:
     assert g.state.glob[G_PHASE] == Phase.ACTIONS
 
 
+def test_op64_r52_two_c1_holders_at_11_the_first_in_turn_order_reaches_12() -> None:
+    """OP-64 (ASSUMPTION: income resolves at once) meets R52 (level 12 is exclusive): the engine
+    resolves Phase I seat by seat in the new round's turn order, so of two C1 holders at Banking
+    11 the first to pass (first in round 2) reaches 12 and the other's Banking step is lost."""
+    sc = position().competency(0, "C1").competency(2, "C1")
+    g = sc.set(0, science=(11, 0, 0, 0), cities=1).set(2, science=(11, 0, 0, 0), cities=1).turn(0)
+    play(g, "pass", "bonus B1", "pass", "bonus B7", "pass", "bonus B8")  # round 2 order: 0, 1, 2
+    assert (g.pending_kind(), g.current_seat()) == (Kind.STEPS_ANY, 0)
+    play(g, "step banking")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.STEPS_ANY, 2)
+    play(g, "step banking")
+    assert g.state.players[0, P_SCIENCE.start] == 12 and g.state.players[2, P_SCIENCE.start] == 11
+
+
 def test_r141_c1_step_below_9_pays_no_track_income() -> None:
     """R141 C1: a step that does not reach 9 gives only the step."""
     sc = position().competency(0, "C1").set(0, science=(8, 0, 0, 0), cities=1)
