@@ -40,6 +40,10 @@ def test_wilson_interval_of_5_in_10():
     assert hi == pytest.approx(0.7634, abs=1e-4)
     assert wilson(0, 10)[0] == pytest.approx(0.0) and wilson(10, 10)[1] == pytest.approx(1.0)
     assert all(math.isnan(x) for x in wilson(0, 0))
+    for n in range(1, 40):  # the interval always holds p, also at 0 / n and n / n (error bars >= 0)
+        for k in (0, n):
+            lo, hi = wilson(k, n)
+            assert lo <= k / n <= hi
 
 
 def test_mean_ci_and_bootstrap_contain_the_mean():
@@ -78,6 +82,9 @@ def test_parse_participants_labels_and_repeats():
         parse_participants(["random"])
     with pytest.raises(ValueError, match="used twice"):
         parse_participants(["a=random", "a=heuristic"])
+    model = "model:runs/quick/age_of_innovation_v0-aoi_players=2-seed0.zip"  # the name aoi train gives
+    ps = parse_participants([model, "m=" + model])
+    assert [(p.name, p.spec) for p in ps] == [(model, model), ("m", model)]
 
 
 def test_schedule_rotates_seats_within_a_deal():

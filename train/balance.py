@@ -271,7 +271,7 @@ def _plot_rates(
     fig, ax = plt.subplots(figsize=(8, 0.38 * len(rows) + 1.6))
     y = np.arange(len(rows))
     ax.barh(y, vals, color=colours, alpha=0.85)
-    err = np.vstack([np.nan_to_num(vals - lo), np.nan_to_num(hi - vals)])
+    err = np.clip(np.vstack([np.nan_to_num(vals - lo), np.nan_to_num(hi - vals)]), 0, None)
     ax.errorbar(vals, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
     if np.allclose(fair, fair[0]):
         ax.axvline(fair[0], color="black", ls="--", lw=1, label=f"fair {fair[0]:.1f}%")
@@ -513,13 +513,13 @@ def run_balance(cfg: BalanceConfig, out: TextIO | None = None) -> dict[str, Any]
     rows = [r for game in per_game for r in game]
     tables = analyse(rows, cfg.alpha, cfg.min_games)
     subtitle = f"{len(tasks)} games, {'/'.join(map(str, cfg.players))} players, agents {'+'.join(cfg.agents)}"
-    plots = write_plots(tables, rows, out_dir, subtitle) if cfg.plots else []
-    doc = {"config": asdict(cfg), "games": len(tasks), "tables": tables}
+    doc = {"config": asdict(cfg), "games": len(tasks), "tables": tables}  # the data first: a plot
     (out_dir / "balance.json").write_text(json.dumps(json_safe(doc), indent=1) + "\n", encoding="utf-8")
-    with open(out_dir / "seatings.csv", "w", newline="", encoding="utf-8") as fh:
+    with open(out_dir / "seatings.csv", "w", newline="", encoding="utf-8") as fh:  # error loses no games
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    plots = write_plots(tables, rows, out_dir, subtitle) if cfg.plots else []
     (out_dir / "report.md").write_text(report_markdown(cfg, tables, plots, len(tasks)), encoding="utf-8")
     if cfg.html:
         (out_dir / "report.html").write_text(report_html("Balance report", cfg, tables, plots), encoding="utf-8")

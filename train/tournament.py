@@ -1,6 +1,6 @@
 """``aoi tournament``: many games between named agents, with ratings and confidence intervals.
 
-Participants are agent specs (``agents.make_agent``: ``random``, ``heuristic``, later
+Participants are agent specs (``agents.make_agent``: ``random``, ``heuristic``,
 ``model:PATH``), optionally labelled ``label=spec`` (``h2=heuristic``); a repeated spec gets a
 ``#2`` suffix.  ``automa:L[:faction[:terrain]]`` (or ``automa:faction:L[:terrain]``) is an
 engine-level Automa seat: it is not an agent at a seat but part of the game config
@@ -51,7 +51,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the exact interval contains p; rounding would put 0 / n or n / n a hair outside it
+    return (min(max(0.0, centre - half), p), max(min(1.0, centre + half), p))
 
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
@@ -156,13 +157,17 @@ class Participant:
 
 
 def parse_participants(items: Sequence[str]) -> list[Participant]:
-    """``["heuristic", "random", "r2=random", "random"]`` -> names heuristic, random, r2, random#2."""
+    """``["heuristic", "random", "r2=random", "random"]`` -> names heuristic, random, r2, random#2.
+
+    A label has no ``:`` or ``/``, so ``model:runs/x-aoi_players=2-seed0.zip`` (the name ``aoi
+    train`` gives a model) is a spec, not ``label=spec``.
+    """
     out: list[Participant] = []
     seen: dict[str, int] = {}
     for item in items:
         label, eq, spec = str(item).partition("=")
-        if not eq:
-            label, spec = "", label
+        if not eq or ":" in label or "/" in label:
+            label, spec = "", str(item)
         spec, label = spec.strip(), label.strip()
         if not spec:
             raise ValueError(f"empty agent spec in {item!r}")
