@@ -234,7 +234,7 @@ env.close()
 ```
 
 For speed, drive `aoi_env.raw_env(...)` where PettingZoo's checking wrappers are not needed (they
-cost about 25 µs a step; docs/performance.md).  Many games at once, without PettingZoo, for data
+cost about 20 µs a step; docs/performance.md).  Many games at once, without PettingZoo, for data
 generation and evaluation:
 
 ```python
@@ -257,7 +257,11 @@ which is what `VectorGame.observations` does.
 
 ## Version History
 
-* v0: first release: all rules R1-R146, observation schema 1, action schema 1 (aoi-env 0.1.0).
+* v0: first release: all rules R1-R146, action schema 1 (aoi-env 0.1.0).  Observation schema 3
+  (6,127 floats); before the release it was 1 (5,891 floats), then 2 (5,987: whose turn it is in
+  Phase II, the Lizards' hex, the reward-order and palace 15 context, offers above 8, the solo
+  pick), then 3 (the Automa's public cards and bonus row).  A model records the schema it was
+  trained on, and loading one trained on another layout is a `ValueError`.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ from aoi_env.data.enums import Terrain
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
-OBS_SCHEMA_VERSION = 1
+OBS_SCHEMA_VERSION = 3  # 1: 5,891 floats; 2: 5,987; 3: 6,127 (the env card's Version History)
 
 P = NUM_POSITIONS
 S = MAX_SEATS

@@ -208,6 +208,36 @@ def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):
         make_agent(f"model:{tmp_path}/missing.zip")
 
 
+def test_a_model_of_another_observation_layout_is_a_clear_error(tmp_path: Path):
+    """A model trained on an older observation layout (schema 1: 5,891 floats) is refused with a
+    ValueError naming both sizes, not a torch shape error in the middle of a game."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    from aoi_env.observation import OBS_SCHEMA_VERSION, OBS_SIZE
+    from train.policy_agent import load_policy
+
+    class OldLayout(gym.Env):
+        observation_space = gym.spaces.Box(0, 1, (5891,), np.float32)
+        action_space = gym.spaces.Discrete(276)
+
+    model = MaskablePPO("MlpPolicy", OldLayout(), n_steps=64, batch_size=64, policy_kwargs={"net_arch": [8]},
+                        device="cpu")  # fmt: skip
+    model.save(tmp_path / "old.zip")
+    with pytest.raises(
+        ValueError, match=rf"shape \(5891,\).*{OBS_SIZE} floats \(observation schema {OBS_SCHEMA_VERSION}\)"
+    ):
+        load_policy(tmp_path / "old.zip")
+
+
+def test_docs_and_quick_config_state_the_current_observation_size():
+    """docs/training.md and configs/quick.yaml quote the observation size; they follow OBS_SIZE."""
+    from aoi_env.observation import OBS_SIZE
+
+    assert f"Box(0, 1, ({OBS_SIZE},))" in (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
+    assert f"({OBS_SIZE} inputs" in (ROOT / "configs" / "quick.yaml").read_text(encoding="utf-8")
+
+
 def test_self_opponents_play_league_snapshots(tmp_path: Path):
     """Kind ``self`` plays a frozen snapshot (newest with latest_prob) with its own sampling seed."""
     from sb3_contrib import MaskablePPO

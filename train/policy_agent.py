@@ -39,7 +39,15 @@ def load_policy(path: str | os.PathLike[str]) -> Any:
     if key not in _CACHE:
         from sb3_contrib import MaskablePPO
 
+        from aoi_env.observation import OBS_SCHEMA_VERSION, OBS_SIZE
+
         policy = MaskablePPO.load(path, device="cpu").policy
+        shape = tuple(policy.observation_space.shape)
+        if shape != (OBS_SIZE,):
+            raise ValueError(
+                f"model {path!r} was trained on observations of shape {shape}, but this aoi-env encodes "
+                f"{OBS_SIZE} floats (observation schema {OBS_SCHEMA_VERSION}); retrain it with aoi train"
+            )
         policy.set_training_mode(False)
         _CACHE[key] = policy
     return _CACHE[key]
