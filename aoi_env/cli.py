@@ -113,17 +113,24 @@ def _play(args: argparse.Namespace) -> int:
     from aoi_env.core.engine import Game
     from aoi_env.core.state import G_ROUND
     from aoi_env.render.text import render_text
+    from train.records import GameRecord, finish_record, save
 
     specs = [x.strip() for x in args.agents.split(",") if x.strip()]
     automa = [a for a in (automa_seat_spec(x) for x in specs) if a]
     players = [x for x in specs if automa_seat_spec(x) is None]
     if not players:
         raise ValueError("--agents needs at least one player besides the Automa")
-    params = GameConfig.parse(args.game).to_params() if args.game else {}
+    params = GameConfig.parse_params(args.game) if args.game else {}
+    seats = sorted({"players", "automa"} & set(params))
+    if seats:
+        raise ValueError(f"--game may not set {', '.join(seats)}: the seats come from --agents "
+                         f"(e.g. --agents heuristic,automa:druids:2)")  # fmt: skip
     params.update(players=len(players), automa=tuple(automa))
     config = GameConfig.from_params(params)
-    agents = [make_agent(spec, seed=args.seed * 100 + seat) for seat, spec in enumerate(players)]
+    seeds = [args.seed * 100 + seat for seat in range(len(players))]
+    agents = [make_agent(spec, seed=seed) for spec, seed in zip(players, seeds, strict=True)]
     game = Game(config, seed=args.seed)
+    record = GameRecord(game=str(config), seed=args.seed, agents=players, agent_seeds=seeds)
     names = [*players, *(f"automa:{a}" for a in automa)]
     print(f"{config}  seed {args.seed}: " + ", ".join(f"seat {i} = {n}" for i, n in enumerate(names)))
     moves: list[str] = []
@@ -136,6 +143,9 @@ def _play(args: argparse.Namespace) -> int:
         if args.watch == "moves":
             print(f"{len(moves):5d} seat {seat} ({players[seat]}): {text}")
         game.apply_action(action)
+        record.moves.append(text)
+        record.actions.append(int(action))
+        record.move_seats.append(seat)
         rnd = int(game.state.glob[G_ROUND])
         if args.watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
             print(f"\n== round {rnd} ==\n" + render_text(game, color=args.color))
@@ -145,11 +155,8 @@ def _play(args: argparse.Namespace) -> int:
     best = int(scores.max())
     for seat, vp in enumerate(scores):
         print(f"seat {seat} {names[seat]:<24} {int(vp):4d} VP" + ("  winner" if vp == best else ""))
-    if args.record:
-        from train.records import play_record, save
-
-        seeds = [args.seed * 100 + s for s in range(len(players))]
-        record = play_record(config, players, seed=args.seed, agent_seeds=seeds)
+    if args.record:  # the game just played, not a new one (a human would have to play it again)
+        finish_record(record, game)
         save(record, args.record)
         print(f"record written to {args.record}")
     return 0
@@ -277,7 +284,8 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 def _train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="YAML", default="configs/quick.yaml",
-                   help="training config (default configs/quick.yaml: trains and evaluates in <10 min)")  # fmt: skip
+                   help="training config (default configs/quick.yaml, from the repository root: trains and "
+                        "evaluates in <10 min)")  # fmt: skip
     p.add_argument("--out", default=None, help="output directory (models, TensorBoard logs, results.md)")
     p.add_argument("--seed", type=int, default=None, help="seed of everything (overrides the config)")
     p.add_argument(

@@ -312,6 +312,7 @@ def repro(config: str, seed: int, policy: str) -> int:
     """Replay one fuzz game in this process and show the full traceback of its failure."""
     from aoi_env.testing import check_random_game
 
+    GameConfig.parse(config)  # a bad game string is a usage error (ValueError), not a game failure
     try:
         g = check_random_game(config, seed, biased=policy == "biased")
     except Exception:  # noqa: BLE001

@@ -105,3 +105,43 @@ def test_aoi_play_human_reads_moves_from_stdin(capsys, monkeypatch) -> None:
     assert main(["play", "--agents", "human,automa:1", "--seed", "0", "--watch", "end"]) == 130
     out = capsys.readouterr()
     assert "unknown verb 'nonsense'" in out.out and "stopped" in out.err
+
+
+def test_aoi_play_record_saves_the_game_that_was_played(capsys, monkeypatch, tmp_path) -> None:
+    """``--record`` writes the game just watched; a human seat plays it once (it used to be
+    played a second time to make the record)."""
+    import io
+
+    from train.records import load, play_record
+
+    known = play_record("aoi(players=1,automa=simpletons:3)", ["random"], seed=5, agent_seeds=[7])
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(known.moves) + "\n"))
+    path = tmp_path / "game.json"
+    assert main(["play", "--agents", "human,automa:3", "--seed", "5", "--watch", "end", "--record", str(path)]) == 0
+    assert f"record written to {path}" in capsys.readouterr().out
+    rec = load(path)
+    assert rec.moves == known.moves and rec.scores == known.scores and rec.agents == ["human"]
+    assert rec.final_state_sha256 == known.final_state_sha256
+
+
+def test_aoi_play_game_string_may_not_set_the_seats(capsys) -> None:
+    """The seats come from ``--agents``; ``--game`` naming players or an Automa is a usage error
+    (it was silently overridden)."""
+    code = main(["play", "--agents", "heuristic,random", "--game", "aoi(players=1,automa=druids:2)"])
+    assert code == 2
+    assert "--game may not set automa, players: the seats come from --agents" in capsys.readouterr().err
+
+
+def test_missing_or_broken_config_and_bad_repro_game_exit_2(capsys, tmp_path) -> None:
+    """A config file that is missing or not YAML, and a bad ``fuzz --repro`` game string, are
+    usage errors: exit 2 and a one-line message, no traceback (docs/tools.md)."""
+    broken = tmp_path / "bad.yaml"
+    broken.write_text("agents: [random\n", encoding="utf-8")
+    for argv, message in [
+        (["tournament", "--config", str(tmp_path / "missing.yaml")], "cannot read config"),
+        (["balance", "--config", str(broken)], "not a YAML file"),
+        (["fuzz", "--repro", "aoi(players=9)"], "players must be 2..5, got 9"),
+    ]:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, argv

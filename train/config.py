@@ -237,8 +237,13 @@ def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     """A YAML mapping from ``path`` (empty dict for None); shared by training, balance and tournaments."""
     if not path:
         return {}
-    with open(path, encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh) or {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = yaml.safe_load(fh) or {}
+    except OSError as err:
+        raise ValueError(f"cannot read config {path}: {err.strerror or err}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a YAML file ({' '.join(str(err).split())[:200]})") from None
     if not isinstance(doc, dict):
         raise ValueError(f"{path}: expected a mapping of settings")
     return doc

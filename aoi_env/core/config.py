@@ -139,6 +139,11 @@ class GameConfig:
     @classmethod
     def parse(cls, text: str) -> GameConfig:
         """Read a game string such as ``aoi(players=3,ruleset=v1.0)``."""
+        return cls.from_params(cls.parse_params(text))
+
+    @staticmethod
+    def parse_params(text: str) -> dict[str, Any]:
+        """The parameters a game string names, typed but not yet checked together (``parse``)."""
         t = text.strip()
         if not (t.startswith("aoi(") and t.endswith(")")):
             raise ValueError(f"bad game string {text!r}: expected aoi(name=value,...)")
@@ -162,7 +167,7 @@ class GameConfig:
                     raise ValueError(f"{k} must be an integer, got {v!r}") from None
             else:
                 params[k] = v
-        return cls.from_params(params)
+        return params
 
     def __str__(self) -> str:
         parts = []
