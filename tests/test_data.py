@@ -545,3 +545,16 @@ def test_r14_palace_tiles_offered_are_read_from_the_data():
     g = Game("aoi(players=3)", seed=4)
     assert int((g.state.glob[G_PALACE_STATE] == -1).sum()) == 1 + 3 + 1
     assert g.state.glob[G_PALACE_STATE][16] == -1  # palace 17 (index 16)
+
+
+def test_docs_components_names_only_tests_that_exist():
+    """docs/components.md lists tests per component; each named test is defined in tests/."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    named = set(re.findall(r"`(test_\w+)`", (root / "docs" / "components.md").read_text(encoding="utf-8")))
+    defined = set()
+    for path in (root / "tests").rglob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.MULTILINE))
+    assert len(named) > 100 and named <= defined, sorted(named - defined)
