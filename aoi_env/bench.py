@@ -16,7 +16,7 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
 * ``observation_us``: ``ObservationEncoder.encode`` time (as the env calls it) and
   ``action_mask_us``;
 * ``jit_compile_s``: the first observation of the process, which compiles the numba encoder when
-  numba is installed (done before any env figure is timed; the table's header names the encoder),
+  numba is installed (done before anything encodes an observation; the header names the encoder),
   and ``env_last_decisions_per_s_3p_numpy``: the ``raw_env`` figure with the numpy encoder;
 * the header and ``meta.engine`` say whether the engine is the compiled build
   (``AOI_ENV_COMPILE=1 pip install .``, ``aoi_env/compiled.py``) or pure Python;
@@ -329,9 +329,9 @@ def measure(
     with one_core() as pinned:
         results.update(bench_engine(decisions, seed=seed))
         results["engine_decisions_per_s_3p"] = bench_engine(decisions, players=3, seed=seed)["engine_decisions_per_s"]
+        results.update(jit_warm_up(seed=seed))  # before anything that encodes an observation is timed
         env_note = "not measured (--no-env)"
         if with_env and env_available():
-            results.update(jit_warm_up(seed=seed))
             results.update(bench_env(decisions, seed=seed))
             results["env_last_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed)
             results["wrapped_env_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed, wrapped=True)

@@ -5,11 +5,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from aoi_env import __version__
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Command]] = {}
+
+
+def check_output_file(path: str | None, option: str) -> None:
+    """Fail before the work rather than after it: the file's folder exists (it is created) and
+    the path is not a folder."""
+    if not path:
+        return
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot create its folder ({err.strerror or err})") from None
+    if target.is_dir():
+        raise ValueError(f"{option} {path} is a folder, not a file")
 
 
 def command(name: str, help_text: str) -> Callable[[Callable[[argparse.ArgumentParser], None]], Callable]:
@@ -42,7 +57,8 @@ def _setup_demo(args: argparse.Namespace) -> int:
     from aoi_env.core.engine import Game
     from aoi_env.render.text import render_text
 
-    params = GameConfig.parse(args.game).to_params() if args.game else {"players": args.players}
+    params = GameConfig.parse_params(args.game) if args.game else {}
+    params.setdefault("players", args.players)  # --players unless the game string names them
     params["setup_choices"] = "random"
     game = Game(GameConfig.from_params(params), seed=args.seed)
     print(f"seed {args.seed}")
@@ -65,7 +81,8 @@ def _demo(args: argparse.Namespace) -> int:
     from aoi_env.core.engine import Game
     from aoi_env.render.text import render_text
 
-    params = GameConfig.parse(args.game).to_params() if args.game else {"players": args.players}
+    params = GameConfig.parse_params(args.game) if args.game else {}
+    params.setdefault("players", args.players)  # --players unless the game string names them
     game = Game(GameConfig.from_params(params), seed=args.seed)
     rng = np.random.default_rng(args.seed)
     decisions = 0
@@ -120,6 +137,7 @@ def _play(args: argparse.Namespace) -> int:
     players = [x for x in specs if automa_seat_spec(x) is None]
     if not players:
         raise ValueError("--agents needs at least one player besides the Automa")
+    check_output_file(args.record, "--record")
     params = GameConfig.parse_params(args.game) if args.game else {}
     seats = sorted({"players", "automa"} & set(params))
     if seats:
@@ -248,6 +266,7 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from aoi_env.bench import run_bench
 
+    check_output_file(args.json, "--json")
     run_bench(
         players=args.players, games=args.games, decisions=args.decisions, seed=args.seed,
         json_path=args.json, compare=args.compare, with_env=args.env,
@@ -342,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return _COMMANDS[args.command][1](args)
-    except ValueError as err:
+    except (ValueError, OSError) as err:  # bad input, or a file that cannot be read or written
         print(f"aoi {args.command}: error: {err}", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt) as err:

@@ -121,13 +121,15 @@ class Result:
     seed: int
     policy: str
     oracle: bool
+    max_decisions: int = MAX_DECISIONS
     decisions: int = 0
     error: str | None = None
     detail: str | None = None
     scores: list[int] = field(default_factory=list)
 
     def repro(self) -> str:
-        return f"python -m aoi_env.fuzz --repro '{self.config}' --seed {self.seed} --policy {self.policy}"
+        cap = f" --max-decisions {self.max_decisions}" if self.max_decisions != MAX_DECISIONS else ""
+        return f"python -m aoi_env.fuzz --repro '{self.config}' --seed {self.seed} --policy {self.policy}{cap}"
 
 
 def make_tasks(games: int, seed: int = 0, oracle_every: int = 0, start: int = 0) -> Iterator[Task]:
@@ -181,10 +183,11 @@ def run_task(task: Task) -> Result:
     from aoi_env.core.state import G_DECISIONS
     from aoi_env.testing import check_random_game
 
-    out = Result(task.index, task.config, task.seed, task.policy, task.oracle)
+    out = Result(task.index, task.config, task.seed, task.policy, task.oracle, task.max_decisions)
     try:
         if task.oracle:
-            g = check_random_game(task.config, task.seed, oracle=True, biased=task.policy == "biased")
+            g = check_random_game(task.config, task.seed, oracle=True, biased=task.policy == "biased",
+                                  max_decisions=task.max_decisions)  # fmt: skip
         else:
             g = play_checked(task.config, task.seed, task.policy, task.max_decisions)
         out.decisions = int(g.state.glob[G_DECISIONS])
@@ -308,13 +311,13 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def repro(config: str, seed: int, policy: str) -> int:
+def repro(config: str, seed: int, policy: str, max_decisions: int = MAX_DECISIONS) -> int:
     """Replay one fuzz game in this process and show the full traceback of its failure."""
     from aoi_env.testing import check_random_game
 
     GameConfig.parse(config)  # a bad game string is a usage error (ValueError), not a game failure
     try:
-        g = check_random_game(config, seed, biased=policy == "biased")
+        g = check_random_game(config, seed, biased=policy == "biased", max_decisions=max_decisions)
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         return 1
@@ -324,9 +327,15 @@ def repro(config: str, seed: int, policy: str) -> int:
 
 def run_args(args: argparse.Namespace) -> int:
     if args.repro is not None:
-        return repro(args.repro, args.seed, args.policy)
+        return repro(args.repro, args.seed, args.policy, args.max_decisions)
     if args.games < 1 or args.workers < 1:
         raise ValueError(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
+    if args.oracle_every < 0 or args.seed < 0 or args.max_decisions < 1:
+        raise ValueError(f"--oracle-every and --seed must be >= 0 and --max-decisions >= 1, got "
+                         f"{args.oracle_every}, {args.seed} and {args.max_decisions}")  # fmt: skip
+    from aoi_env.cli import check_output_file
+
+    check_output_file(args.json, "--json")
     summary = run_fuzz(args.games, args.workers, args.seed, args.oracle_every, args.progress, args.max_decisions,
                        args.start)  # fmt: skip
     print(format_summary(summary))

@@ -405,8 +405,11 @@ def biased_random_action(g: Game, rng: np.random.Generator) -> int:
     return legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
 
 
-def check_random_game(game: str | GameConfig, seed: int, *, oracle: bool = False, biased: bool = True) -> Game:
-    """Play one random game checking the invariants after every decision.
+def check_random_game(
+    game: str | GameConfig, seed: int, *, oracle: bool = False, biased: bool = True, max_decisions: int | None = None
+) -> Game:
+    """Play one random game checking the invariants after every decision (and that it ends within
+    ``max_decisions``, when given).
 
     With ``oracle`` every legal id of every position is also applied on a clone (each must apply
     cleanly and leave a sound position; ids are plain ``int``, so they serialise to JSON),
@@ -419,8 +422,12 @@ def check_random_game(game: str | GameConfig, seed: int, *, oracle: bool = False
 
     g = Game(game, seed=seed)
     rng = np.random.default_rng(seed + 7919)
+    decisions = 0
     while not g.is_over():
         check(g)
+        if max_decisions is not None and decisions >= max_decisions:
+            raise AssertionError(f"no end after {decisions} decisions")
+        decisions += 1
         legal = g.legal_actions()
         if oracle:
             assert all(type(a) is int for a in legal), f"legal ids that are not int: {legal}"

@@ -145,3 +145,51 @@ def test_missing_or_broken_config_and_bad_repro_game_exit_2(capsys, tmp_path) ->
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, argv
+
+
+def test_bad_options_of_long_commands_fail_before_any_game(capsys, tmp_path) -> None:
+    """Checked before the work starts, exit 2 with a message naming the option: an Automa in the
+    base game of a tournament or balance run (it is a participant), option values of the wrong
+    type or range, and output files that cannot be written."""
+    afile = tmp_path / "a_file"
+    afile.write_text("x", encoding="utf-8")
+    cases = [
+        (["tournament", "--agents", "random", "random", "--game", "aoi(players=1,automa=simpletons:3)"],
+         "game may not name an Automa"),
+        (["balance", "--agents", "random", "--players", "2", "--game", "aoi(players=2,automa=simpletons:3)"],
+         "game may not name an Automa"),
+        (["balance", "--agents", "random", "--players", "2", "--workers", "0"], "bad value for 'workers': 0"),
+        (["balance", "--agents", "random", "--players", "2", "--alpha", "7"], "bad value for 'alpha': 7.0"),
+        (["fuzz", "--games", "3", "--oracle-every", "-1"], "--oracle-every and --seed must be >= 0"),
+        (["bench", "--players", "3", "--json", str(afile / "b.json")], "--json"),
+        (["fuzz", "--games", "1", "--json", str(tmp_path)], "is a folder, not a file"),
+        (["play", "--agents", "random,random", "--record", str(afile / "x.json")], "--record"),
+    ]  # fmt: skip
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, (argv, err)
+    games = tmp_path / "games.yaml"
+    games.write_text("agents: [random, random]\ngames: abc\n", encoding="utf-8")
+    assert main(["tournament", "--config", str(games)]) == 2
+    assert "bad value for 'games': 'abc'" in capsys.readouterr().err
+
+
+def test_demo_commands_take_players_unless_the_game_string_names_them(capsys) -> None:
+    """``--players`` (default 3) applies with ``--game`` too, unless the game string sets players."""
+    assert main(["setup-demo", "--players", "2", "--game", "aoi(ruleset=v1.0)"]) == 0
+    assert "aoi(players=2,ruleset=v1.0,setup_choices=random)" in capsys.readouterr().out
+    assert main(["setup-demo", "--players", "2", "--game", "aoi(players=4)"]) == 0
+    assert "aoi(players=4,setup_choices=random)" in capsys.readouterr().out
+
+
+def test_fuzz_repro_honours_max_decisions(capsys) -> None:
+    """``--max-decisions`` reaches ``--repro`` (and oracle games), so the printed reproduce
+    command of a "no end after N decisions" failure fails the same way."""
+    from aoi_env.fuzz import MAX_DECISIONS, Result
+
+    assert main(["fuzz", "--repro", "aoi(players=2)", "--seed", "1", "--max-decisions", "10"]) == 1
+    assert "no end after 10 decisions" in capsys.readouterr().err
+    r = Result(0, "aoi(players=2)", 1, "biased", True, 10)
+    assert r.repro().endswith("--policy biased --max-decisions 10")
+    assert "--max-decisions" not in Result(0, "aoi(players=2)", 1, "biased", True, MAX_DECISIONS).repro()

@@ -161,9 +161,11 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
 
     checkpoint = out / "checkpoints" / f"{name}_128_steps.zip"
     assert checkpoint.exists()
-    resumed = run_training(TrainConfig.from_dict(tiny(tmp_path, total_timesteps=384, final_eval={"games": 0})),
+    resumed = run_training(TrainConfig.from_dict(tiny(tmp_path, total_timesteps=384, final_eval={"games": 1})),
                            resume=str(checkpoint))  # fmt: skip
     assert resumed["timesteps"] == 384  # 128 from the checkpoint + 256 more
+    strict = json.loads((out / "results.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert strict["results"][0]["games"] == 1  # one game: intervals undefined, written as null
     capsys.readouterr()
 
     from aoi_env.cli import main

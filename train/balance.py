@@ -84,13 +84,24 @@ class BalanceConfig:
             self.agents = self.agents.replace(",", " ").split()
         if isinstance(self.players, int):
             self.players = [self.players]
-        self.players = [int(p) for p in self.players]
+        try:
+            self.players = [int(p) for p in self.players]
+        except (TypeError, ValueError):
+            raise ValueError(f"players must be player counts 2..5, got {self.players!r}") from None
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
         if not self.agents:
             raise ValueError("balance needs at least one agent spec")
-        if self.games < 1:
-            raise ValueError(f"games must be at least 1, got {self.games}")
+        from train.config import check_base_game, check_bool, check_float, check_int
+
+        check_int("games", self.games, 1)
+        check_int("workers", self.workers, 1)
+        check_int("seed", self.seed, 0)
+        check_int("min_games", self.min_games, 0)
+        check_float("alpha", self.alpha, 0.0, 1.0, lo_open=True)
+        for name in ("html", "plots", "records", "progress"):
+            check_bool(name, getattr(self, name))
+        check_base_game("game", self.game)
         for p in self.players:
             if not 2 <= p <= 5:
                 raise ValueError(f"player counts must be 2..5, got {p}")

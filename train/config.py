@@ -30,20 +30,34 @@ def _fail(key: str, value: Any, valid: str) -> ValueError:
     return ValueError(f"bad value for {key!r}: {value!r}; valid: {valid}")
 
 
-def _check_int(key: str, value: Any, lo: int, hi: int | None = None) -> None:
+def check_int(key: str, value: Any, lo: int, hi: int | None = None) -> None:
+    """A ValueError naming ``key`` unless ``value`` is an integer in [lo, hi] (shared by the
+    tournament and balance options)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
         raise _fail(key, value, f"an integer >= {lo}" if hi is None else f"an integer {lo}..{hi}")
 
 
-def _check_float(key: str, value: Any, lo: float, hi: float, lo_open: bool = False) -> None:
+def check_float(key: str, value: Any, lo: float, hi: float, lo_open: bool = False) -> None:
     ok = not isinstance(value, bool) and isinstance(value, (int, float))
     if not ok or value > hi or value < lo or (lo_open and value == lo):
         raise _fail(key, value, f"a number in {'(' if lo_open else '['}{lo}, {hi}]")
 
 
-def _check_bool(key: str, value: Any) -> None:
+def check_bool(key: str, value: Any) -> None:
     if not isinstance(value, bool):
         raise _fail(key, value, "true or false")
+
+
+def check_base_game(key: str, game: Any) -> None:
+    """A tournament's or balance run's base game string: valid, and without an Automa (Automa
+    seats are participants, ``automa:L``, so that every game's scores match its seats)."""
+    from aoi_env.core.config import GameConfig
+
+    if not isinstance(game, str):
+        raise _fail(key, game, "a game string such as aoi(ruleset=v1.0)")
+    if "automa" in GameConfig.parse_params(game):
+        raise ValueError(f"{key} may not name an Automa ({game!r}): make it a participant, e.g. automa:3")
+    GameConfig.parse(game)
 
 
 @dataclass
@@ -55,9 +69,9 @@ class LeagueConfig:
     latest_prob: float = 0.5  # a "self" opponent is the newest snapshot with this probability, else a uniform pick
 
     def validate(self) -> None:
-        _check_int("league.snapshot_every", self.snapshot_every, 0)
-        _check_int("league.max_snapshots", self.max_snapshots, 1)
-        _check_float("league.latest_prob", self.latest_prob, 0.0, 1.0)
+        check_int("league.snapshot_every", self.snapshot_every, 0)
+        check_int("league.max_snapshots", self.max_snapshots, 1)
+        check_float("league.latest_prob", self.latest_prob, 0.0, 1.0)
 
 
 @dataclass
@@ -77,20 +91,20 @@ class PPOConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 128])
 
     def validate(self) -> None:
-        _check_float("ppo.learning_rate", self.learning_rate, 0.0, 1.0, lo_open=True)
-        _check_int("ppo.n_steps", self.n_steps, 2)
-        _check_int("ppo.batch_size", self.batch_size, 2)
-        _check_int("ppo.n_epochs", self.n_epochs, 1)
-        _check_float("ppo.gamma", self.gamma, 0.0, 1.0)
-        _check_float("ppo.gae_lambda", self.gae_lambda, 0.0, 1.0)
-        _check_float("ppo.clip_range", self.clip_range, 0.0, 1.0, lo_open=True)
-        _check_float("ppo.ent_coef", self.ent_coef, 0.0, 1.0)
-        _check_float("ppo.vf_coef", self.vf_coef, 0.0, 10.0)
-        _check_float("ppo.max_grad_norm", self.max_grad_norm, 0.0, 100.0, lo_open=True)
+        check_float("ppo.learning_rate", self.learning_rate, 0.0, 1.0, lo_open=True)
+        check_int("ppo.n_steps", self.n_steps, 2)
+        check_int("ppo.batch_size", self.batch_size, 2)
+        check_int("ppo.n_epochs", self.n_epochs, 1)
+        check_float("ppo.gamma", self.gamma, 0.0, 1.0)
+        check_float("ppo.gae_lambda", self.gae_lambda, 0.0, 1.0)
+        check_float("ppo.clip_range", self.clip_range, 0.0, 1.0, lo_open=True)
+        check_float("ppo.ent_coef", self.ent_coef, 0.0, 1.0)
+        check_float("ppo.vf_coef", self.vf_coef, 0.0, 10.0)
+        check_float("ppo.max_grad_norm", self.max_grad_norm, 0.0, 100.0, lo_open=True)
         if not isinstance(self.net_arch, list) or not self.net_arch:
             raise _fail("ppo.net_arch", self.net_arch, "a non-empty list of layer widths, e.g. [256, 128]")
         for width in self.net_arch:
-            _check_int("ppo.net_arch", width, 1)
+            check_int("ppo.net_arch", width, 1)
 
 
 @dataclass
@@ -103,8 +117,8 @@ class EvalConfig:
 
     def validate(self) -> None:
         check_spec(self.opponent, "eval.opponent", allow_self=False)
-        _check_int("eval.every", self.every, 0)
-        _check_int("eval.games", self.games, 1)
+        check_int("eval.every", self.every, 0)
+        check_int("eval.games", self.games, 1)
 
 
 @dataclass
@@ -121,9 +135,9 @@ class FinalEvalConfig:
             raise _fail("final_eval.opponents", self.opponents, "a list of opponent specs")
         for spec in self.opponents:
             check_spec(spec, "final_eval.opponents", allow_self=False)
-        _check_int("final_eval.games", self.games, 0)
-        _check_bool("final_eval.baseline", self.baseline)
-        _check_bool("final_eval.deterministic", self.deterministic)
+        check_int("final_eval.games", self.games, 0)
+        check_bool("final_eval.baseline", self.baseline)
+        check_bool("final_eval.deterministic", self.deterministic)
 
 
 @dataclass
@@ -151,7 +165,7 @@ class TrainConfig:
     final_eval: FinalEvalConfig = field(default_factory=FinalEvalConfig)
 
     def validate(self) -> None:
-        _check_int("seed", self.seed, 0)
+        check_int("seed", self.seed, 0)
         if not isinstance(self.out, str) or not self.out:
             raise _fail("out", self.out, "a directory path")
         if not isinstance(self.game, str):
@@ -164,24 +178,24 @@ class TrainConfig:
             raise _fail("game", self.game, "a game without automa= (an Automa is an opponent spec: automa:L)")
         if self.reward not in REWARD_KINDS:
             raise _fail("reward", self.reward, ", ".join(REWARD_KINDS))
-        _check_float("shaping", self.shaping, 0.0, 10.0)
+        check_float("shaping", self.shaping, 0.0, 10.0)
         if self.setup_choices not in ("random", "players"):
             raise _fail("setup_choices", self.setup_choices, "random, players")
         if self.learner_seat is not None:
-            _check_int("learner_seat", self.learner_seat, 0, config.players - 1)
-        _check_int("total_timesteps", self.total_timesteps, 1)
-        _check_float("max_minutes", self.max_minutes, 0.0, 1e6)
-        _check_int("n_envs", self.n_envs, 1)
-        _check_int("torch_threads", self.torch_threads, 0)
+            check_int("learner_seat", self.learner_seat, 0, config.players - 1)
+        check_int("total_timesteps", self.total_timesteps, 1)
+        check_float("max_minutes", self.max_minutes, 0.0, 1e6)
+        check_int("n_envs", self.n_envs, 1)
+        check_int("torch_threads", self.torch_threads, 0)
         if self.vec_env not in VEC_ENVS:
             raise _fail("vec_env", self.vec_env, ", ".join(VEC_ENVS))
-        _check_bool("progress_bar", self.progress_bar)
-        _check_int("checkpoint_every", self.checkpoint_every, 0)
+        check_bool("progress_bar", self.progress_bar)
+        check_int("checkpoint_every", self.checkpoint_every, 0)
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise _fail("opponents", self.opponents, "a mapping of opponent spec -> weight, e.g. {random: 1}")
         for spec, weight in self.opponents.items():
             check_spec(spec, "opponents")
-            _check_float(f"opponents[{spec}]", weight, 0.0, 1e9)
+            check_float(f"opponents[{spec}]", weight, 0.0, 1e9)
         if sum(self.opponents.values()) <= 0:
             raise _fail("opponents", self.opponents, "at least one positive weight")
         for section in (self.league, self.ppo, self.eval, self.final_eval):

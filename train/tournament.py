@@ -9,8 +9,9 @@ faction); with an engine without that parameter such a participant is rejected w
 
 Schedule: games come in *deals* of ``players`` games that share one game seed; within a deal the
 seating rotates one place per game, so every participant of the deal plays every seat of the same
-setup.  With more participants than seats, deals cycle through all subsets of ``players``
-participants.  Games run in ``workers`` processes (one game per task).
+setup (Automa seats always come last, so with them only the player seats rotate).  With more
+participants than seats, deals cycle through all subsets of ``players`` participants.  Games run
+in ``workers`` processes (one game per task).
 
 Statistics (``summarise``): OpenSkill Plackett-Luce ratings over the games in schedule order
 (multiplayer free-for-all, ranks from final VP, equal VP = equal rank); per participant the win
@@ -301,10 +302,19 @@ class TournamentConfig:
     progress: bool = True
 
     def __post_init__(self) -> None:
+        from train.config import check_base_game, check_bool, check_int
+
         if isinstance(self.agents, str):  # "heuristic random" or "heuristic,random"
             self.agents = self.agents.replace(",", " ").split()
-        if self.workers < 1:
-            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if self.players is not None:
+            check_int("players", self.players, 2)
+        check_int("games", self.games, 1)
+        check_int("workers", self.workers, 1)
+        check_int("seed", self.seed, 0)
+        check_int("max_decisions", self.max_decisions, 1)
+        check_bool("records", self.records)
+        check_bool("progress", self.progress)
+        check_base_game("game", self.game)
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TournamentConfig:

@@ -266,7 +266,9 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         "results": [r.to_dict() for r in results],
         "selfplay_history": stats.history,
     }
-    (out / "results.json").write_text(json.dumps(summary, indent=2) + "\n")
+    from train.tournament import json_safe  # NaN (no games) -> null: strict JSON
+
+    (out / "results.json").write_text(json.dumps(json_safe(summary), indent=2, allow_nan=False) + "\n")
     if table:
         (out / "results.md").write_text(table + "\n")
         print()
