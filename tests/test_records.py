@@ -4,7 +4,9 @@ game exactly, and a record that does not reproduce fails naming the move."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,7 +129,8 @@ def test_replay_with_other_final_scores_fails(played):
 
 def test_replay_of_a_truncated_record_fails(played):
     rec, _, _ = played
-    bad = GameRecord.from_dict(rec.to_dict() | {"moves": rec.moves[:-1], "actions": rec.actions[:-1]})
+    short = {k: getattr(rec, k)[:-1] for k in ("moves", "actions", "move_seats")}
+    bad = GameRecord.from_dict(rec.to_dict() | short)
     with pytest.raises(ReplayError, match="not over"):
         replay(bad)
 
@@ -139,6 +142,68 @@ def test_load_rejects_a_file_that_is_not_a_record(tmp_path: Path):
         load(path)
     with pytest.raises(ValueError, match="cannot read"):
         load(tmp_path / "missing.json")
+
+
+MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], str]] = {
+    # case: (the file written from the record's JSON object: a changed object or raw bytes, the message)
+    "seed_str": (lambda d: d | {"seed": "abc"}, r"field 'seed' must be an integer, got str 'abc'"),
+    "seed_null": (lambda d: d | {"seed": None}, r"field 'seed' must be an integer, got null"),
+    "seed_bool": (lambda d: d | {"seed": True}, r"field 'seed' must be an integer, got bool"),
+    "game_int": (lambda d: d | {"game": 3}, r"field 'game' must be a string, got int 3"),
+    "game_bad": (lambda d: d | {"game": "aoi(players=9)"}, r"recorded game 'aoi\(players=9\)'"),
+    "moves_str": (lambda d: d | {"moves": "build"}, r"field 'moves' must be a list of strings, got str"),
+    "moves_null": (lambda d: d | {"moves": None}, r"field 'moves' must be a list of strings, got null"),
+    "moves_int_item": (
+        lambda d: d | {"moves": [*d["moves"][:5], 42, *d["moves"][6:]]},
+        r"field 'moves' must be a list of strings, got int 42 at index 5",
+    ),
+    "scores_str": (lambda d: d | {"scores": ["a", "b"]}, r"field 'scores' must be a list of integers"),
+    "scores_null": (lambda d: d | {"scores": None}, r"field 'scores' must be a list of integers, got null"),
+    "scores_short": (lambda d: d | {"scores": [1]}, r"final scores differ"),
+    "versions_list": (lambda d: d | {"versions": [1]}, r"field 'versions' must be a JSON object, got list"),
+    "versions_str": (lambda d: d | {"versions": "x"}, r"field 'versions' must be a JSON object, got str"),
+    "breakdown_list": (lambda d: d | {"breakdown": []}, r"field 'breakdown' must be a JSON object"),
+    "actions_str": (lambda d: d | {"actions": "x"}, r"field 'actions' must be a list of integers, got str"),
+    "actions_longer": (lambda d: d | {"actions": [*d["actions"], 5]}, r"field 'actions' must be one entry per move"),
+    "move_seats_str": (
+        lambda d: d | {"move_seats": ["0", *d["move_seats"][1:]]},
+        r"field 'move_seats' must be a list of integers, got str '0' at index 0",
+    ),
+    "move_seats_short": (lambda d: d | {"move_seats": d["move_seats"][:3]}, r"field 'move_seats' must be one entry"),
+    "extra_move": (lambda d: d | {"moves": [*d["moves"], "pass"]}, r"field 'actions' must be one entry per move"),
+    "agents_null": (lambda d: d | {"agents": None}, r"field 'agents' must be a list of strings, got null"),
+    "agents_int_item": (lambda d: d | {"agents": ["random", 1, "random"]}, r"field 'agents' .* got int 1 at index 1"),
+    "sha_bad": (lambda d: d | {"final_state_sha256": "00"}, r"final state differs"),
+    "unknown_field": (lambda d: d | {"foo": 1}, r"unknown field 'foo'"),
+    "missing": (lambda d: {k: v for k, v in d.items() if k != "moves"}, r"not a game record, missing moves"),
+    "list_top": (lambda d: b"[1,2]", r"must be a JSON object, got list"),
+    "empty": (lambda d: b"", r"not a UTF-8 JSON game record"),
+    "nonutf8": (lambda d: b"\xff\xfe{", r"not a UTF-8 JSON game record"),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))
+def test_malformed_record_is_a_value_error_naming_the_problem(played, tmp_path: Path, case: str):
+    """A record file with a field of the wrong type or length, or not a UTF-8 JSON object, fails
+    with a ValueError naming the field (load) or the difference (replay), never a TypeError."""
+    rec, _, _ = played
+    change, message = MALFORMED[case]
+    body = change(json.loads(json.dumps(rec.to_dict())))
+    path = tmp_path / "bad.json"
+    path.write_bytes(body if isinstance(body, bytes) else json.dumps(body).encode())
+    with pytest.raises(ValueError, match=message):
+        replay(load(path))
+
+
+def test_null_or_empty_actions_and_move_seats_mean_not_recorded(played, tmp_path: Path):
+    """``actions`` / ``move_seats`` may be empty or null (not recorded, not checked on replay)."""
+    rec, _, _ = played
+    for value in (None, []):
+        path = tmp_path / "g.json"
+        path.write_text(json.dumps(rec.to_dict() | {"actions": value, "move_seats": value}))
+        loaded = load(path)
+        assert loaded.actions == loaded.move_seats == []
+        assert [int(v) for v in replay(loaded).scores()] == rec.scores
 
 
 def replay_prefix(rec: GameRecord, n: int):
@@ -186,6 +251,16 @@ def test_cli_replay_writes_svg_frames_and_an_html_slider(played, tmp_path: Path,
     text = page.read_text()
     assert f'<input id="slider" type="range" min="0" max="{len(rec.moves)}"' in text
     assert text.count("<svg") == len(rec.moves) + 1
+
+
+def test_cli_replay_of_a_malformed_record_exits_2_with_one_line(played, tmp_path: Path, capsys):
+    rec, _, _ = played
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec.to_dict() | {"game": 3}))
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"aoi replay: error: {path}: field 'game' must be a string, got int 3\n"
 
 
 def test_cli_replay_of_a_bad_record_exits_2_naming_the_move(played, tmp_path: Path, capsys):

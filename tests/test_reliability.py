@@ -911,6 +911,7 @@ def test_issue9_fuzz_reports_a_failure_with_its_reproduction(capsys: pytest.Capt
     example = group["examples"][0]
     assert example["repro"] == (
         f"python -m aoi_env.fuzz --repro '{example['config']}' --seed {example['seed']} --policy {example['policy']}"
+        " --max-decisions 5"  # the cap that made it fail
     )
     text = format_summary(summary)
     assert "FAILED x3: GameFailure: no end after # decisions" in text and "reproduce: python -m aoi_env.fuzz" in text

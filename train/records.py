@@ -32,6 +32,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ from aoi_env.core.state import P_BOARD, P_FACTION, STATE_SCHEMA_VERSION
 RECORD_FORMAT = 1
 ENV_ID = "aoi/age_of_innovation-v0"  # the PettingZoo registry id (aoi_env.env.REGISTRY_ID)
 NOT_VP = ("area_size",)  # breakdown entries that are not VP (everything else is added by final scoring)
+REQUIRED = ("game", "seed", "agents", "moves", "scores")  # the other fields have defaults
+PER_MOVE = ("actions", "move_seats")  # one entry per move; [] or null = not recorded (not checked on replay)
 
 
 def current_versions() -> dict[str, Any]:
@@ -98,17 +101,91 @@ class GameRecord:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, doc: dict[str, Any]) -> GameRecord:
+    def from_dict(cls, doc: dict[str, Any], where: str = "game record") -> GameRecord:
+        """A record from its JSON object (ValueError naming ``where`` and the problem if it is not one)."""
         if not isinstance(doc, dict):
-            raise ValueError(f"a game record is a JSON object, got {type(doc).__name__}")
+            raise ValueError(f"{where}: must be a JSON object, got {type(doc).__name__}")
         names = {f.name for f in dataclasses.fields(cls)}
-        missing = sorted({"game", "seed", "agents", "moves", "scores"} - set(doc))
+        missing = sorted(set(REQUIRED) - set(doc))
         if missing:
-            raise ValueError(f"not a game record: missing {', '.join(missing)}")
+            raise ValueError(f"{where}: not a game record, missing {', '.join(missing)}")
         unknown = sorted(set(doc) - names)
         if unknown:
-            raise ValueError(f"unknown field {unknown[0]!r} in game record; valid: {', '.join(sorted(names))}")
-        return cls(**doc)
+            raise ValueError(f"{where}: unknown field {unknown[0]!r}; valid: {', '.join(sorted(names))}")
+        record = cls(**{**doc, **{k: [] for k in PER_MOVE if k in doc and doc[k] is None}})
+        record.validate(where)
+        return record
+
+    def validate(self, where: str = "game record") -> None:
+        """ValueError naming the first field of the wrong type (``FIELD_TYPES``), or ``actions`` /
+        ``move_seats`` that are neither empty nor one entry per move."""
+        for name, kind in FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not kind.startswith("list["):
+                if not _ITEM_OK[kind](value):
+                    raise _field_error(where, name, kind, _show(value))
+            elif not isinstance(value, list):
+                raise _field_error(where, name, kind, _show(value))
+            else:
+                ok = _ITEM_OK[kind[5:-1]]
+                if not all(map(ok, value)):
+                    i = next(i for i, x in enumerate(value) if not ok(x))
+                    raise _field_error(where, name, kind, f"{_show(value[i])} at index {i}")
+        for name in PER_MOVE:
+            n = len(getattr(self, name))
+            if n and n != len(self.moves):
+                raise _field_error(where, name, f"one entry per move ({len(self.moves)}) or empty", f"{n} entries")
+
+
+def _is_int(value: Any) -> bool:
+    """An integer, not a bool (numpy integers too, for records built in code)."""
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+
+
+_ITEM_OK: dict[str, Callable[[Any], bool]] = {
+    "str": lambda v: isinstance(v, str),
+    "int": _is_int,
+    "int|null": lambda v: v is None or _is_int(v),
+    "object": lambda v: isinstance(v, dict),
+}
+_KIND_TEXT = {
+    "str": "a string",
+    "int": "an integer",
+    "object": "a JSON object",
+    "list[str]": "a list of strings",
+    "list[int]": "a list of integers",
+    "list[int|null]": "a list of integers or nulls",
+}
+FIELD_TYPES: dict[str, str] = {
+    "env_id": "str",
+    "versions": "object",
+    "game": "str",
+    "seed": "int",
+    "agents": "list[str]",
+    "agent_seeds": "list[int|null]",
+    "factions": "list[str]",
+    "boards": "list[str]",
+    "scores": "list[int]",
+    "breakdown": "object",
+    "final_state_sha256": "str",
+    "moves": "list[str]",
+    "actions": "list[int]",
+    "move_seats": "list[int]",
+    "meta": "object",
+}
+"""The JSON type of each ``GameRecord`` field (checked by ``GameRecord.validate``)."""
+
+
+def _field_error(where: str, name: str, kind: str, got: str) -> ValueError:
+    return ValueError(f"{where}: field {name!r} must be {_KIND_TEXT.get(kind, kind)}, got {got}")
+
+
+def _show(value: Any) -> str:
+    """A value in an error message: ``null`` or its type and (shortened) repr."""
+    if value is None:
+        return "null"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
 def ranks_from_scores(scores: Sequence[int]) -> list[int]:
@@ -135,14 +212,14 @@ def dumps(record: GameRecord) -> str:
 
 
 def load(path: str | os.PathLike[str]) -> GameRecord:
-    """Read a record written by ``save`` (ValueError if the file is not one)."""
+    """Read a record written by ``save`` (ValueError naming the file if it is not one)."""
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not JSON ({err})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a UTF-8 JSON game record ({err})") from None
     except OSError as err:
         raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
-    return GameRecord.from_dict(doc)
+    return GameRecord.from_dict(doc, str(path))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -224,7 +301,7 @@ def play(
         rec.actions.append(action)
         rec.move_seats.append(seat)
     else:
-        raise RuntimeError(f"game {config} seed {seed} not over after {max_decisions} decisions")
+        raise ValueError(f"game {config} seed {seed} not over after {max_decisions} decisions (raise max_decisions)")
     finish_record(rec, g)
     return rec, g
 
@@ -268,8 +345,10 @@ def replay(record: GameRecord, on_frame: Frame | None = None, check_actions: boo
     Checks, each failing with ``ReplayError``: every move parses and is legal, its action id is
     the recorded one (only when the action schema is the current one; ``check_actions`` forces
     it on or off), the game ends exactly after the last move, the final scores and (same state
-    schema) the final state hash are the recorded ones.
+    schema) the final state hash are the recorded ones.  A field of the wrong type is a
+    ``ValueError`` (``GameRecord.validate``) before the first move.
     """
+    record.validate()
     versions = record.versions or {}
     if check_actions is None:
         check_actions = versions.get("action_schema") == ACTION_SCHEMA_VERSION

@@ -98,7 +98,11 @@ def run_replay(
     from aoi_env.render.text import render_text
 
     out = out or sys.stdout
-    rec = record if isinstance(record, GameRecord) else load(record)
+    if isinstance(record, GameRecord):
+        record.validate()  # load() validates a file; a record object is checked before its fields are used
+        rec = record
+    else:
+        rec = load(record)
     for note in version_warnings(rec):
         print(f"warning: {note}", file=sys.stderr)
     render = svg_renderer() if (svg_dir or html_file) else None
