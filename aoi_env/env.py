@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (6127,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (7297,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (6127,) |
+| State Shape | (7297,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,7 +29,7 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 6127 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 7297 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
@@ -49,71 +49,71 @@ views below; `layout()` their slices.
 | 2691:2808 | `hex_city` | 1 x 117 | the building belongs to a city (R43) |
 | 2808:2925 | `hex_river_city` | 1 x 117 | river hex counted for a city by palace 14 (R134) |
 | 2925:3042 | `hex_mark` | 1 x 117 | an Automa's marked building (AUTOMA.md 5.1) |
-| 3042:3627 | `hex_bridges` | 5 x 117 | a built bridge of that relative seat touches the hex (R40) |
-| 3627:3744 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
-| 3744:3861 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
-| 3861:3978 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
-| 3978:4095 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
-| 4095:4212 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
-| 4212:4216 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
-| 4216:4217 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
-| 4217:4218 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
-| 4218:4223 | `player_present` | 5 | the relative seat is a player in this game |
-| 4223:4263 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
-| 4263:4343 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
-| 4343:4403 | `automa_bonus_row` | 6 x 10 | solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7) |
-| 4403:4463 | `player_faction` | 5 x 12 | faction one-hot (data order) |
-| 4463:4498 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
-| 4498:4558 | `player_resources` | 5 x 12 | vp/200 coins/50 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
-| 4558:4578 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
-| 4578:4588 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
-| 4588:4613 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
-| 4613:4648 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
-| 4648:4673 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
-| 4673:4733 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
-| 4733:4823 | `player_innovations` | 5 x 18 | innovations owned (data order) |
-| 4823:4908 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
-| 4908:4993 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
-| 4993:5043 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
-| 5043:5088 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
-| 5088:5113 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
-| 5113:5138 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
-| 5138:5148 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
-| 5148:5158 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 5158:5374 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
-| 5374:5518 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
-| 5518:5530 | `competency_left` | 12 | copies left per competency / 4 |
-| 5530:5547 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
-| 5547:5554 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
-| 5554:5560 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
-| 5560:5566 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
-| 5566:5572 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 5572:5668 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
-| 5668:5675 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
-| 5675:5676 | `pavilions_left` | 1 | pavilions left / 8 |
-| 5676:5681 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
-| 5681:5689 | `round` | 8 | round one-hot: setup, 1..6, over |
-| 5689:5694 | `phase` | 5 | phase one-hot: setup income actions science over |
-| 5694:5766 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
-| 5766:5770 | `final_tile` | 4 | final round tile F1..F4 (R7) |
-| 5770:5775 | `start_player` | 5 | start player, relative seat |
-| 5775:5859 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
-| 5859:5929 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
-| 5929:5965 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
-| 5965:6049 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
-| 6049:6084 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
-| 6084:6089 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 6089:6090 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
-| 6090:6094 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 6094:6101 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
-| 6101:6104 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 6104:6107 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 6107:6111 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 6111:6112 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
-| 6112:6115 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 6115:6120 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
-| 6120:6125 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
-| 6125:6127 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
+| 3042:4797 | `hex_bridge_dirs` | 5 x 3 x 117 | a built bridge of that relative seat leaves this hex, its upper end, to the next row far right / the next row far left / two rows straight down (R40; board.BRIDGE_DIRECTIONS) |
+| 4797:4914 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
+| 4914:5031 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
+| 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
+| 5148:5265 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
+| 5265:5382 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
+| 5382:5386 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
+| 5386:5387 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
+| 5387:5388 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
+| 5388:5393 | `player_present` | 5 | the relative seat is a player in this game |
+| 5393:5433 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
+| 5433:5513 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
+| 5513:5573 | `automa_bonus_row` | 6 x 10 | solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7) |
+| 5573:5633 | `player_faction` | 5 x 12 | faction one-hot (data order) |
+| 5633:5668 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
+| 5668:5728 | `player_resources` | 5 x 12 | vp/200 coins/100 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
+| 5728:5748 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
+| 5748:5758 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
+| 5758:5783 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
+| 5783:5818 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
+| 5818:5843 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
+| 5843:5903 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 5903:5993 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 5993:6078 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 6078:6163 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 6163:6213 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 6213:6258 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 6258:6283 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 6283:6308 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 6308:6318 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 6318:6328 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 6328:6544 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
+| 6544:6688 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 6688:6700 | `competency_left` | 12 | copies left per competency / 4 |
+| 6700:6717 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 6717:6724 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 6724:6730 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 6730:6736 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 6736:6742 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 6742:6838 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
+| 6838:6845 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 6845:6846 | `pavilions_left` | 1 | pavilions left / 8 |
+| 6846:6851 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 6851:6859 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 6859:6864 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 6864:6936 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 6936:6940 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 6940:6945 | `start_player` | 5 | start player, relative seat |
+| 6945:7029 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
+| 7029:7099 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
+| 7099:7135 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 7135:7219 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
+| 7219:7254 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 7254:7259 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 7259:7260 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
+| 7260:7264 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 7264:7271 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 7271:7274 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 7274:7277 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 7277:7281 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 7281:7282 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 7282:7285 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 7285:7290 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 7290:7295 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
+| 7295:7297 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -244,7 +244,7 @@ from aoi_env.vector import VectorGame
 vec = VectorGame("aoi(players=3)", n=16, seed=0)  # auto-reset: every game always has a decision
 rng = np.random.default_rng(0)
 for _ in range(1000):
-    obs = vec.observations()  # float32[16, 6127], each game seen by its deciding seat
+    obs = vec.observations()  # float32[16, 7297], each game seen by its deciding seat
     masks = vec.legal_masks()  # int8[16, 276]
     step = vec.step(vec.random_actions(rng))  # or a policy's actions, one legal id per game
     for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds
@@ -257,10 +257,11 @@ which is what `VectorGame.observations` does.
 
 ## Version History
 
-* v0: first release: all rules R1-R146, action schema 1 (aoi-env 0.1.0).  Observation schema 3
-  (6,127 floats); before the release it was 1 (5,891 floats), then 2 (5,987: whose turn it is in
+* v0: first release: all rules R1-R146, action schema 1 (aoi-env 0.1.0).  Observation schema 4
+  (7,297 floats); before the release it was 1 (5,891 floats), then 2 (5,987: whose turn it is in
   Phase II, the Lizards' hex, the reward-order and palace 15 context, offers above 8, the solo
-  pick), then 3 (the Automa's public cards and bonus row).  A model records the schema it was
+  pick), then 3 (6,127: the Automa's public cards and bonus row), then 4 (which hexes each
+  bridge joins, `hex_bridge_dirs` instead of the hexes it touches; coins / 100).  A model records the schema it was
   trained on, and loading one trained on another layout is a `ValueError`.
 """
 

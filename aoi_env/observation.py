@@ -27,7 +27,7 @@ import numpy as np
 
 from aoi_env.core import automa
 from aoi_env.core import pending as pending_stack
-from aoi_env.core.board import geometry
+from aoi_env.core.board import bridge_direction, geometry
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
 from aoi_env.core.rules import scoring
@@ -115,7 +115,7 @@ from aoi_env.data.enums import Terrain
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
-OBS_SCHEMA_VERSION = 3  # 1: 5,891 floats; 2: 5,987; 3: 6,127 (the env card's Version History)
+OBS_SCHEMA_VERSION = 4  # 1: 5,891 floats; 2: 5,987; 3: 6,127; 4: 7,297 (the env card's Version History)
 
 P = NUM_POSITIONS
 S = MAX_SEATS
@@ -125,7 +125,7 @@ _KIND_INDEX = {int(k): i for i, k in enumerate(DECISION_KINDS)}
 
 # scales: a count is written as min(value / scale, 1)
 VP_SCALE = 200.0
-COINS_SCALE = 50.0
+COINS_SCALE = 100.0  # coins above 50 are common late in a game and score 1 VP per 5 (R85)
 TOOLS_SCALE = 20.0
 SCHOLARS_SCALE = 7.0
 BOOKS_SCALE = 10.0
@@ -168,7 +168,12 @@ LAYOUT: tuple[Block, ...] = (
     Block("hex_city", (1, P), "the building belongs to a city (R43)"),
     Block("hex_river_city", (1, P), "river hex counted for a city by palace 14 (R134)"),
     Block("hex_mark", (1, P), "an Automa's marked building (AUTOMA.md 5.1)"),
-    Block("hex_bridges", (S, P), "a built bridge of that relative seat touches the hex (R40)"),
+    Block(
+        "hex_bridge_dirs",
+        (S, 3, P),
+        "a built bridge of that relative seat leaves this hex, its upper end, to the next row far right / "
+        "the next row far left / two rows straight down (R40; board.BRIDGE_DIRECTIONS)",
+    ),
     Block("hex_bridge_spots", (1, P), "free printed bridge spots touching the hex / 3"),
     Block("hex_border", (1, P), "land hex on the map border (C11, F1)"),
     Block("hex_spades", (1, P), "spades to turn the hex into the observer's native terrain / 3 (R35)"),
@@ -665,7 +670,7 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     rows = relative_order(observer, n)
     views[_INDEX["hex_owner"]][:n] = owner[rows]
     if bridges is not None:
-        views[_INDEX["hex_bridges"]][:n] = bridges[rows]
+        views[_INDEX["hex_bridge_dirs"]][:n] = bridges[rows]
     native = int(s.players[observer, P_BOARD])
     if native >= 0:
         cache = terrain_rules.hex_cache(g).extra  # per hexes content: the plane of each native terrain
@@ -693,10 +698,10 @@ def _shared_map(
     owner[h[owned, H_OWNER].astype(np.intp) % n, owned] = 1.0
     if not len(bridges):
         return static, owner, None
-    planes = np.zeros((n, P), dtype=np.float32)
-    seats = s.bridges[: len(bridges), 2].astype(np.intp) % n
-    planes[seats, bridges[:, 0]] = 1.0
-    planes[seats, bridges[:, 1]] = 1.0
+    planes = np.zeros((n, 3, P), dtype=np.float32)
+    for (a, b), seat in zip(bridges.tolist(), s.bridges[: len(bridges), 2].tolist(), strict=True):
+        upper, direction = bridge_direction(a, b)  # the pair, not only the two hexes (which pairs are joined)
+        planes[seat % n, direction, upper] = 1.0
     return static, owner, planes
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from aoi_env.core.board import MAX_SAILING
+from aoi_env.core.board import BRIDGE_DIRECTIONS, MAX_SAILING
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.state import (
@@ -42,6 +42,7 @@ from aoi_env.core.state import (
     P_BOARD,
     Phase,
 )
+from aoi_env.data import NUM_COLS
 from aoi_env.observation import (
     _BRIDGE_KINDS,
     _BUILDING_P0,
@@ -86,7 +87,9 @@ AVAILABLE = _nb is not None
 """True when numba is importable and not switched off (``AOI_ENV_NUMBA=0``)."""
 
 # flat offsets of the blocks written here (compile-time constants for numba)
-_OWNER, _BRIDGES, _SPOTS = _FLAT["hex_owner"], _FLAT["hex_bridges"], _FLAT["hex_bridge_spots"]
+_OWNER, _BRIDGES, _SPOTS = _FLAT["hex_owner"], _FLAT["hex_bridge_dirs"], _FLAT["hex_bridge_spots"]
+_DX0, _DZ0 = BRIDGE_DIRECTIONS[0]  # board.bridge_direction, in the kernel
+_DX1, _DZ1 = BRIDGE_DIRECTIONS[1]
 _BORDER, _SPADES, _REACH = _FLAT["hex_border"], _FLAT["hex_spades"], _FLAT["hex_reach"]
 _INNOVATION, _BOOKS_USED = _FLAT["innovation_display"], _FLAT["book_actions_used"]
 _INNOV_SPACES, _INNOV_OWNER = G_INNOV_SPACES.start, G_INNOV_OWNER.start
@@ -203,8 +206,12 @@ def _kernel(
     for k in range(n_bridges):
         a, b = bridges[k, 0], bridges[k, 1]
         r = ((bridges[k, 2] % n) - observer) % n
-        out[_BRIDGES + r * P + a] = 1.0
-        out[_BRIDGES + r * P + b] = 1.0
+        lo, hi = min(a, b), max(a, b)  # board.bridge_direction: the upper end and the direction
+        z_lo, z_hi = lo // NUM_COLS, hi // NUM_COLS
+        dx = (hi % NUM_COLS - (z_hi - (z_hi & 1)) // 2) - (lo % NUM_COLS - (z_lo - (z_lo & 1)) // 2)
+        dz = z_hi - z_lo
+        d = 0 if (dx == _DX0 and dz == _DZ0) else 1 if (dx == _DX1 and dz == _DZ1) else 2
+        out[_BRIDGES + (r * 3 + d) * P + lo] = 1.0
         if side[2 * P + a * P + b] != 0:  # a printed bridge spot
             spots[a] -= 1.0
             spots[b] -= 1.0

@@ -14,7 +14,7 @@ from aoi_env.core.state import G_AREA_TOKEN, G_BONUS_ROW, G_ROUND
 from aoi_env.data.enums import Faction, Terrain
 from aoi_env.env import raw_env
 from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, play
 
 PLAYER_BLOCKS = [b.name for b in LAYOUT if b.name.startswith("player_")]
 
@@ -59,14 +59,14 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
     for name, sl, shape in layout():
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
         cursor = sl.stop
-    assert cursor == OBS_SIZE == 6127
+    assert cursor == OBS_SIZE == 7297
     obs = np.arange(OBS_SIZE, dtype=np.float32)
     v = views(obs)
     assert v["hex_terrain"].shape == (9, 117)
     assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
     v["pending_acquisition"][1] = -1.0  # views, not copies
     assert obs[OBS_SIZE - 1] == -1.0
-    with pytest.raises(ValueError, match=r"an observation has shape \(6127,\)"):
+    with pytest.raises(ValueError, match=r"an observation has shape \(7297,\)"):
         views(obs[:-1])
 
 
@@ -79,7 +79,7 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ob, "_write", short_write)
     numpy_encoder = ob.ObservationEncoder(compiled=False)  # the compiled twin has no block writer
-    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 6127"):
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 7297"):
         numpy_encoder.encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
@@ -175,16 +175,16 @@ def test_design6_egocentric_rotation_on_a_scenario_position() -> None:
     assert v["hex_owner"][:, r6c3].tolist() == [0, 1, 0, 0, 0]
     assert v["hex_building"][0, r4c9] == 1 and v["hex_building"][1, r3c5] == 1  # workshop, guild planes
     assert v["hex_terrain"][Terrain.LAKE, r4c9] == 1  # built on seat 0's home terrain
-    assert v["hex_bridges"][1, r6c3] == 1 and v["hex_bridges"][1, r7c4] == 1  # seat 2's bridge
-    assert v["hex_bridges"].sum() == 2
+    assert v["hex_bridge_dirs"][1, 0, r6c3] == 1  # seat 2's bridge r6c3 - r7c4: next row far right
+    assert v["hex_bridge_dirs"].sum() == 1 and r7c4 > r6c3
     # player rows: row 0 = seat 1 (felines, forest), row 1 = seat 2 (goblins, desert), row 2 = seat 0
     assert v["player_present"].tolist() == [1, 1, 1, 0, 0]
     assert np.flatnonzero(v["player_faction"][0])[0] == Faction.FELINES
     assert np.flatnonzero(v["player_board"][1])[0] == Terrain.DESERT
     assert np.flatnonzero(v["player_board"][2])[0] == Terrain.LAKE
     assert v["player_resources"][0, 0] == pytest.approx(35 / 200)  # seat 1's VP
-    assert v["player_resources"][1, 1] == pytest.approx(30 / 50)  # seat 2's coins
-    assert v["player_resources"][2, 1] == pytest.approx(15 / 50)  # seat 0's printed 15 coins
+    assert v["player_resources"][1, 1] == pytest.approx(30 / 100)  # seat 2's coins
+    assert v["player_resources"][2, 1] == pytest.approx(15 / 100)  # seat 0's printed 15 coins
     assert v["player_buildings"][0].tolist() == [0, 0.25, 0, 0, 0]  # 1 of 4 guilds
     assert v["player_counts"][1, 1] == pytest.approx(1 / 3)  # seat 2: 1 of 3 bridges
     # turn order 0, 1, 2: seat 0 (rel 2) first, seat 1 (rel 0) second, seat 2 (rel 1) third
@@ -198,7 +198,7 @@ def test_design6_egocentric_rotation_on_a_scenario_position() -> None:
     # seen by seat 0 the same facts sit in other rows
     v0 = views(encode(g, 0))
     assert v0["hex_owner"][:, r4c9].tolist() == [1, 0, 0, 0, 0]
-    assert v0["player_resources"][2, 1] == pytest.approx(30 / 50)
+    assert v0["player_resources"][2, 1] == pytest.approx(30 / 100)
     assert v0["pending_seat"].tolist() == [1, 0, 0, 0, 0]
 
 
@@ -214,7 +214,7 @@ def test_design6_egocentric_rotation_is_one_function_of_the_seat(players: int) -
     for o in range(1, players):
         v = views(encode(g, o))
         order = ob.relative_order(o, players)
-        for name in [*PLAYER_BLOCKS, "hex_owner", "hex_bridges"]:
+        for name in [*PLAYER_BLOCKS, "hex_owner", "hex_bridge_dirs"]:
             if name in ("player_order", "player_next_order"):
                 continue  # rows rotate; the columns are turn-order positions
             np.testing.assert_array_equal(v[name][:players], base[name][order], err_msg=name)
@@ -439,3 +439,38 @@ def test_automa_public_cards_and_bonus_row_are_observed() -> None:
     row = [int(t) for t in g.state.glob[G_BONUS_ROW] if t >= 0]
     assert [int(np.argmax(r)) for r in v["automa_bonus_row"][: len(row)]] == row
     assert not v["automa_bonus_row"][len(row) :].any() and not v["player_automa_cards"][0].any()
+
+
+def test_r38_r40_the_observation_tells_which_hexes_a_bridge_joins() -> None:
+    """R38 / R40: a bridge makes its two ends adjacent (the Guild price, R67, reads it).  Two
+    bridges over the same four hexes, paired differently, give different legal upgrades, so the
+    observation must show the pairs, not only the hexes they touch (hex_bridge_dirs)."""
+    from aoi_env.core.pending import BR_SPELL
+
+    def position(moves: list[str]) -> Game:
+        sc = Scenario("aoi(players=3)", skip_forced=True, factions=["moles", "felines", "omar"],
+                      boards=["lake", "forest", "desert"])  # fmt: skip
+        sc.build(0, "r4c3", "workshop").build(0, "r5c4", "workshop").build(0, "r2c4", "workshop")
+        sc.build(1, "r3c4", "workshop").set(0, coins=4, tools=5)
+        play(sc.decide(Kind.BRIDGE_END, 0, BR_SPELL, 2), *moves)
+        return play(sc.turn(0), "upgrade guild")
+
+    a = position(["bridge r4c3", "bridge to r3c4", "bridge r5c4", "bridge to r6c3"])
+    b = position(["bridge r5c4", "bridge to r3c4", "bridge r4c3", "bridge to r6c3"])
+    assert a.legal_moves() == ["upgrade r2c4", "upgrade r4c3"]  # r4c3 is next to seat 1's r3c4
+    assert b.legal_moves() == ["upgrade r2c4", "upgrade r5c4"]
+    assert not np.array_equal(encode(a, 0), encode(b, 0))
+    va, vb = views(encode(a, 0)), views(encode(b, 0))
+    r3c4 = parse_hex("r3c4")
+    assert va["hex_bridge_dirs"][0, 1, r3c4] == 1 and vb["hex_bridge_dirs"][0, 2, r3c4] == 1  # far left / down
+
+
+@pytest.mark.parametrize("side", ["3-5", "1-3"])
+def test_r40_every_bridge_is_one_of_the_three_encoded_directions(side: str) -> None:
+    """Every printed bridge spot and every Moles bridge (OP-47) has a direction in
+    board.BRIDGE_DIRECTIONS, so hex_bridge_dirs can show any bridge."""
+    from aoi_env.core.board import BRIDGE_DIRECTIONS, bridge_direction, geometry
+
+    geo = geometry(side)
+    seen = {bridge_direction(a, b)[1] for a, b in (*geo.bridge_spots, *geo.bridge_geometry)}
+    assert seen == set(range(len(BRIDGE_DIRECTIONS)))

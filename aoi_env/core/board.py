@@ -67,6 +67,20 @@ def _cube(pos: int) -> tuple[int, int, int]:
     return x, -x - r, r
 
 
+BRIDGE_DIRECTIONS = ((1, 1), (-2, 1), (-1, 2))
+"""Cube (dx, dz) from a bridge's upper end (the lower position id) to its other end: the next row
+far right, the next row far left, two rows straight down.  Every printed spot and every Moles
+bridge on both board sides is one of these (tested), so a bridge is its upper end and one of 3."""
+
+
+def bridge_direction(a: int, b: int) -> tuple[int, int]:
+    """(upper end, direction index into ``BRIDGE_DIRECTIONS``) of the bridge a - b (observation)."""
+    lo, hi = min(a, b), max(a, b)
+    x_lo, _, z_lo = _cube(lo)
+    x_hi, _, z_hi = _cube(hi)
+    return lo, BRIDGE_DIRECTIONS.index((x_hi - x_lo, z_hi - z_lo))
+
+
 def _from_cube(x: int, z: int) -> int | None:
     r = z
     c = x + (r - (r & 1)) // 2
