@@ -14,7 +14,7 @@ from aoi_env.core.state import G_AREA_TOKEN, G_BONUS_ROW, G_ROUND
 from aoi_env.data.enums import Faction, Terrain
 from aoi_env.env import raw_env
 from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
-from aoi_env.testing import Scenario, play
+from aoi_env.testing import Scenario, biased_random_action, play
 
 PLAYER_BLOCKS = [b.name for b in LAYOUT if b.name.startswith("player_")]
 
@@ -439,6 +439,45 @@ def test_automa_public_cards_and_bonus_row_are_observed() -> None:
     row = [int(t) for t in g.state.glob[G_BONUS_ROW] if t >= 0]
     assert [int(np.argmax(r)) for r in v["automa_bonus_row"][: len(row)]] == row
     assert not v["automa_bonus_row"][len(row) :].any() and not v["player_automa_cards"][0].any()
+
+
+def test_automa_deck_order_and_reserve_content_stay_hidden() -> None:
+    """AUTOMA.md 3.5 / 4.3: her deck and reserve are face down, so shuffling them or swapping a
+    card between them changes no seat's observation (both encoders)."""
+    from aoi_env.core import automa
+
+    g = Game("aoi(players=1,automa=druids:4)", seed=3)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    rec = automa.record(g, 1)
+    deck, reserve = int(rec[automa.A_DECK_LEN]), int(rec[automa.A_RESERVE_LEN])
+    assert deck >= 2 and reserve >= 1
+    other = g.clone()
+    r2 = automa.record(other, 1)
+    r2[automa.A_DECK.start : automa.A_DECK.start + deck] = rec[automa.A_DECK.start : automa.A_DECK.start + deck][::-1]
+    a, b = automa.A_DECK.start, automa.A_RESERVE.start
+    r2[a], r2[b] = rec[b], rec[a]  # a card moved from the deck to the reserve and back
+    assert not np.array_equal(rec, r2)
+    for seat in range(2):  # both encoders (checked equal to each other by both_encoders)
+        for name, view in both_encoders(g, seat).items():
+            np.testing.assert_array_equal(view, both_encoders(other, seat)[name], err_msg=name)
+
+
+def test_the_deciding_seats_observation_determines_its_legal_ids() -> None:
+    """DESIGN 6: in random games, one observation of the deciding seat never stands for two
+    different sets of legal ids (hidden information aside, which never changes them)."""
+    seen: dict[bytes, frozenset[int]] = {}
+    for game in ("aoi(players=2)", "aoi(players=3,distribution=draft)", "aoi(players=1,automa=mimics:3)"):
+        for seed in range(2):
+            g = Game(game, seed=seed)
+            rng = np.random.default_rng(seed)
+            while not g.is_over():
+                legal = frozenset(g.legal_actions())
+                key = encode(g, g.current_seat()).tobytes()
+                assert seen.setdefault(key, legal) == legal, (game, seed)
+                g.apply_action(biased_random_action(g, rng))
+    assert len(seen) > 1000
 
 
 def test_r38_r40_the_observation_tells_which_hexes_a_bridge_joins() -> None:
