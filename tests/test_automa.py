@@ -39,6 +39,7 @@ from aoi_env.core.state import (
     P_BONUS,
     P_BOWLS,
     P_BUILT,
+    P_FACTION,
     P_INNOVATIONS,
     P_PASSED,
     P_SAILING,
@@ -521,3 +522,15 @@ def test_automa_round_tiles_keep_the_spade_rule() -> None:
         g = Game("aoi(players=1,automa=simpletons:3)", seed=seed)
         tiles = [g.data.round_tile_ids[int(t)] for t in g.state.glob[G_ROUND_TILES]]
         assert "T2" not in tiles[4:]
+
+
+def test_automa_seat_reads_no_faction_abilities() -> None:
+    """The Automa has no planning-board faction (P_FACTION = -1): the faction tables end with an
+    empty row, so a lookup by her faction index finds no ability (not the Psychics', the last)."""
+    g = Game("aoi(players=1,automa=simpletons:3)", seed=0)
+    faction = int(g.state.players[AUTOMA, P_FACTION])
+    assert faction == -1
+    assert not any(g.tab.faction_flags[faction].values())
+    assert g.tab.faction_special[faction] == {} and g.tab.faction_events[faction] == {}
+    assert g.tab.faction_income[faction] == {} and g.tab.faction_start[faction] == {}
+    assert len(g.tab.faction_special) == 12 + 1 and g.tab.faction_special[11] == {"power": 5, "second_action": 1}

@@ -80,17 +80,20 @@ def tables(ruleset: str, players: int) -> Tables:
         "science_bonus_offset", "spell_discount", "setup_competency", "setup_steps_any", "tunnel",
         "bridge_action", "setup_university", "setup_tower", "on_competency_book",
     )  # fmt: skip
-    faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in d.factions)
+    # one more, empty row after the 12 factions: a seat without a faction (an Automa, P_FACTION = -1)
+    # reads it through index -1 instead of the last faction's abilities
+    factions = (*d.factions, {})
+    faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in factions)
     palace_flag_keys = ("city_power", "flight", "river_city", "river_city_own_turn", "founds_city", "defer_city")
     palace_flags = tuple({k: resolve(p.get(k, 0), ruleset, players) for k in palace_flag_keys} for p in d.palace_tiles)
     building_keys = {b.name.lower(): b for b in Building}
     t = Tables(
         ruleset=ruleset,
         players=players,
-        faction_events=events(d.factions),
-        faction_income=rows(d.factions, "income"),
-        faction_special=rows(d.factions, "special"),
-        faction_start=rows(d.factions, "start"),
+        faction_events=events(factions),
+        faction_income=rows(factions, "income"),
+        faction_special=rows(factions, "special"),
+        faction_start=rows(factions, "start"),
         faction_flags=faction_flags,
         palace_events=events(d.palace_tiles),
         palace_income=rows(d.palace_tiles, "income"),
