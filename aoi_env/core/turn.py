@@ -138,7 +138,7 @@ def conversions(player: np.ndarray | list[int]) -> list[int]:
     """The conversion ids the player can make now (a player row, or its ``tolist()``)."""
     pl = player.tolist() if isinstance(player, np.ndarray) else player  # plain ints (issue 10)
     out = []
-    if pl[II] >= 2:  # power.can_burn
+    if pl[II] >= 2:  # R33: a burn takes 2 tokens from bowl II
         out.append(CV_BURN)
     if pl[III] >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] > 0:
         out.append(CV_POWER_SCHOLAR)

@@ -34,10 +34,6 @@ def spend(player: np.ndarray, n: int) -> None:
     player[I] += n
 
 
-def can_burn(player: np.ndarray) -> bool:
-    return bool(player[II] >= 2)
-
-
 def burn(player: np.ndarray) -> None:
     """Sacrifice: one token from II leaves the game, another moves II -> III (R33)."""
     player[II] -= 2
