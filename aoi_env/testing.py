@@ -22,6 +22,7 @@ action pending.  By default forced decisions are *not* skipped, so a test spells
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -263,6 +264,18 @@ class Scenario:
         s.glob[G_BONUS_COINS.start + b] = 0
         s.players[seat, P_BONUS] = b
         return self
+
+    def bonus_tiles(self, held: Sequence[str], display: Sequence[str], coins: int | None = None) -> Scenario:
+        """Exactly these round bonus tiles: ``held[seat]`` for seats 0, 1, ..., ``display`` face
+        up, every other tile out of the game; ``coins``: the coins on every tile, if given."""
+        s = self.g.state
+        s.glob[G_BONUS_STATE] = -2
+        if coins is not None:
+            s.glob[G_BONUS_COINS] = coins
+        s.players[:, P_BONUS] = -1
+        for seat, tile in enumerate(held):
+            self.bonus(seat, tile)
+        return self.display_bonus(*display)
 
     def display_bonus(self, *tiles: str) -> Scenario:
         """Put exactly these round bonus tiles on the display (others not held leave the game)."""

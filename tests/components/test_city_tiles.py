@@ -15,12 +15,10 @@ from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import science
 from aoi_env.core.state import (
-    G_BONUS_STATE,
     G_CITY_LEFT,
     H_BUILDING,
     H_CITY,
     H_TERRAIN,
-    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_CITIES,
@@ -43,12 +41,7 @@ CITY = ("r0c4", "r0c5", "r1c4", "r1c5")
 def position(*, tile: str = "T10") -> Scenario:
     """Three Guilds of seat 0 and the Desert hex r1c5 that completes the city."""
     sc = Scenario(GAME, factions=FACTIONS, boards=BOARDS).round(1, tile=tile)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(("B9", "B10", "B3")):
-        sc.bonus(seat, b)
-    sc.display_bonus("B4", "B7", "B8")
+    sc.bonus_tiles(("B9", "B10", "B3"), ("B4", "B7", "B8"))
     for x in CITY[:3]:
         sc.build(0, x, "guild")
     return sc.terrain("r1c5", "desert")

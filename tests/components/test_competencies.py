@@ -16,8 +16,6 @@ from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
 from aoi_env.core.state import (
-    G_BONUS_COINS,
-    G_BONUS_STATE,
     G_COMP_SPACES,
     G_PAVILIONS_LEFT,
     G_PHASE,
@@ -28,7 +26,6 @@ from aoi_env.core.state import (
     H_OWNER,
     H_PAVILION,
     H_TERRAIN,
-    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_COINS,
@@ -52,13 +49,7 @@ BOOKS = P_BOOKS.start
 def position(*, tile: str = "T10", rnd: int = 1, final: str | None = None) -> Scenario:
     """Neutral bonus tiles (B9 / B10 / B3 held; B1 / B7 / B8 on display, no coins)."""
     sc = Scenario(GAME, factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.glob[G_BONUS_COINS] = 0
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(("B9", "B10", "B3")):
-        sc.bonus(seat, b)
-    return sc.display_bonus("B1", "B7", "B8")
+    return sc.bonus_tiles(("B9", "B10", "B3"), ("B1", "B7", "B8"), coins=0)
 
 
 def on_space(sc: Scenario, comp: str, discipline: str, row: int) -> Scenario:

@@ -20,14 +20,11 @@ from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
-    G_BONUS_COINS,
-    G_BONUS_STATE,
     G_BOOK_ACTIONS,
     G_COMP_SPACES,
     G_PHASE,
     H_BUILDING,
     H_NEUTRAL,
-    P_BONUS,
     P_BOOKS,
     P_CITIES,
     P_COINS,
@@ -58,14 +55,8 @@ def position(
 ) -> Scenario:
     """Seat 0 plays ``seat0`` and holds ``bonus``; B1 / B7 / B8 (or others) on display."""
     sc = Scenario(GAME, factions=[seat0, *FACTIONS[1:]], boards=BOARDS).round(rnd, tile=tile, final=final)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.glob[G_BONUS_COINS] = 0
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate((bonus, "B10", "B3" if bonus != "B3" else "B6")):
-        sc.bonus(seat, b)
-    display = [b for b in ("B1", "B7", "B8", "B5") if b != bonus][:3]
-    return sc.display_bonus(*display)
+    held = (bonus, "B10", "B3" if bonus != "B3" else "B6")
+    return sc.bonus_tiles(held, [b for b in ("B1", "B7", "B8", "B5") if b != bonus][:3], coins=0)
 
 
 def guilds_around_r1c5(sc: Scenario) -> Scenario:

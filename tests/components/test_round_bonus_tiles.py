@@ -18,7 +18,6 @@ from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring, terrain
 from aoi_env.core.state import (
     G_BONUS_COINS,
-    G_BONUS_STATE,
     G_PHASE,
     G_ROUND,
     H_BUILDING,
@@ -55,13 +54,7 @@ def position(
 ) -> Scenario:
     """Seat k holds ``held[k]``; exactly ``display`` lies next to the board, without coins."""
     sc = Scenario(GAME, factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.glob[G_BONUS_COINS] = 0
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(held):
-        sc.bonus(seat, b)
-    return sc.display_bonus(*display)
+    return sc.bonus_tiles(held, display, coins=0)
 
 
 def finish_round(g: Game, *takes: str) -> Game:

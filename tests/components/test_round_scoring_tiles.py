@@ -17,15 +17,12 @@ from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
-    G_BONUS_COINS,
-    G_BONUS_STATE,
     G_COMP_SPACES,
     G_FINAL_TILE,
     G_PHASE,
     G_ROUND,
     G_ROUND_TILES,
     H_TERRAIN,
-    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_COINS,
@@ -52,13 +49,7 @@ def position(
 ) -> Scenario:
     """Neutral bonus tiles (B9 / B10 / B3 held; B1 / B7 / B8 on display, no coins)."""
     sc = Scenario(GAME, factions=factions or FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.glob[G_BONUS_COINS] = 0
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(("B9", "B10", "B3")):
-        sc.bonus(seat, b)
-    return sc.display_bonus("B1", "B7", "B8")
+    return sc.bonus_tiles(("B9", "B10", "B3"), ("B1", "B7", "B8"), coins=0)
 
 
 def set_tile(sc: Scenario, rnd: int, tile: str) -> Scenario:

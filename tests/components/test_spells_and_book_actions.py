@@ -12,13 +12,11 @@ import pytest
 from aoi_env.core.board import parse_hex
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
-    G_BONUS_STATE,
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
     G_SPELLS_USED,
     H_BUILDING,
     H_TERRAIN,
-    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_BRIDGES,
@@ -44,13 +42,8 @@ def position(*, tile: str = "T10", book_actions: tuple[str, str, str] = ("BA1", 
     """Neutral round bonus tiles (B9 / B10 / B3 held, B4 / B7 / B8 on display) and the given
     three book actions on the board (R8)."""
     sc = Scenario(GAME, factions=FACTIONS, boards=BOARDS).round(1, tile=tile)
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(("B9", "B10", "B3")):
-        sc.bonus(seat, b)
-    sc.display_bonus("B4", "B7", "B8")
-    s.glob[G_BOOK_ACTIONS] = sorted(BOOK_IDS.index(k) for k in book_actions)
+    sc.bonus_tiles(("B9", "B10", "B3"), ("B4", "B7", "B8"))
+    sc.state().glob[G_BOOK_ACTIONS] = sorted(BOOK_IDS.index(k) for k in book_actions)
     return sc
 
 

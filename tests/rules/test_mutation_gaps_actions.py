@@ -14,11 +14,9 @@ from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import science
 from aoi_env.core.state import (
-    G_BONUS_STATE,
     H_BUILDING,
     H_OWNER,
     H_TERRAIN,
-    P_BONUS,
     P_BRIDGES,
     P_COINS,
     P_SCIENCE,
@@ -124,12 +122,7 @@ def _city_position(science_levels: tuple[int, int, int, int]) -> Game:
     r1c5: a city (4 buildings, power 7); the city tile choice is pending."""
     sc = Scenario("aoi(players=3)", factions=["inventors", "monks", "psychics"], boards=["desert", "lake", "forest"])
     sc.round(1, tile="T10")
-    s = sc.state()
-    s.glob[G_BONUS_STATE] = -2
-    s.players[:, P_BONUS] = -1
-    for seat, b in enumerate(("B9", "B10", "B3")):
-        sc.bonus(seat, b)
-    sc.display_bonus("B4", "B7", "B8")
+    sc.bonus_tiles(("B9", "B10", "B3"), ("B4", "B7", "B8"))
     for x in ("r0c4", "r0c5", "r1c4"):
         sc.build(0, x, "guild")
     sc.terrain("r1c5", "desert").set(0, science=science_levels)
