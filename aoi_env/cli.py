@@ -331,6 +331,9 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--game", default="aoi(players=2)", help="game string of games against agents (default 2 players)")
+    p.add_argument("--setup-choices", choices=("random", "players"), default="random",
+                   help="who makes the setup choices (factions, boards...): random, or the seats as decisions "
+                        "(as the model's training config setup_choices; default random)")  # fmt: skip
     p.add_argument("--stochastic", action="store_true", help="sample from the policy instead of its best legal id")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
@@ -340,7 +343,8 @@ def _eval(args: argparse.Namespace) -> int:
     from train.evaluate import run_eval
 
     run_eval(args.model, args.vs, games=args.games, seed=args.seed, game=args.game,
-             deterministic=not args.stochastic, show_progress=args.progress)  # fmt: skip
+             deterministic=not args.stochastic, show_progress=args.progress,
+             setup_choices=args.setup_choices)  # fmt: skip
     return 0
 
 

@@ -102,6 +102,18 @@ def test_unknown_key_raises_value_error_listing_the_valid_keys(tmp_path: Path):
         ({"final_eval": {"opponents": "random"}}, "bad value for 'final_eval.opponents'"),
         ({"league": {"latest_prob": 2}}, "bad value for 'league.latest_prob'"),
         ({"ppo": []}, "section 'ppo' must be a mapping"),
+        ({"shaping": float("nan")}, "bad value for 'shaping': nan"),  # NaN compares false with any bound
+        ({"ppo": {"learning_rate": "nan"}}, "bad value for 'ppo.learning_rate': nan"),
+        ({"max_minutes": float("inf")}, "bad value for 'max_minutes': inf"),
+        ({"seed": 2**32}, r"bad value for 'seed': 4294967296; valid: an integer 0..2147483647"),
+        ({"game": "aoi(players=2,setup_choices=players)"}, "without setup_choices= \\(use the key setup_choices\\)"),
+        ({"opponents": {"model:/no/such/model.zip": 1}}, "bad value for 'opponents\\[model:/no/such/model.zip\\]'"),
+        ({"final_eval": {"opponents": ["model:/no/such.zip"]}}, "bad value for 'final_eval.opponents'"),
+        ({"eval": {"opponent": "model:/no/such.zip", "every": 10}}, "bad value for 'eval.opponent'"),
+        (
+            {"game": "aoi(players=2,distribution=draft)", "opponents": {"random": 1, "automa:1": 1}},
+            "'automa:1' cannot play 'aoi\\(players=2,distribution=draft\\)': the draft variant is not used",
+        ),
     ],
 )
 def test_bad_value_raises_value_error_naming_key_and_valid_values(doc: dict, message: str):
@@ -274,3 +286,30 @@ def test_cli_train_rejects_a_bad_setting_before_loading_torch(capsys: pytest.Cap
     assert "bad value for 'ppo.gamma': 2" in capsys.readouterr().err
     assert main(["train", "--config", config, "--set", "ppo.gama=0.9"]) == 2
     assert "unknown key 'ppo.gama' in section 'ppo'" in capsys.readouterr().err
+
+
+def test_eval_makes_the_setup_choices_it_is_asked_to(monkeypatch: pytest.MonkeyPatch):
+    """A model trained with ``setup_choices: players`` is evaluated choosing its faction, board ...
+    (``aoi eval --setup-choices players``); by default they are random."""
+    import train.evaluate
+    from agents import RandomAgent
+    from aoi_env.cli import main
+    from aoi_env.core.state import G_PHASE, Phase
+    from train.evaluate import evaluate
+
+    class Recorder(RandomAgent):
+        phases: set[int] = set()
+
+        def choose(self, game):
+            self.phases.add(int(game.state.glob[G_PHASE]))
+            return super().choose(game)
+
+    for choices, in_setup in (("players", True), ("random", False)):
+        agent = Recorder(seed=0)
+        agent.phases = set()
+        evaluate(agent, "random", games=1, setup_choices=choices)
+        assert (Phase.SETUP in agent.phases) is in_setup
+    seen = {}
+    monkeypatch.setattr(train.evaluate, "run_eval", lambda *a, **kw: seen.update(kw))
+    assert main(["eval", "--model", "m.zip", "--setup-choices", "players"]) == 0
+    assert seen["setup_choices"] == "players"

@@ -12,6 +12,9 @@ and over all kinds ``selfplay/episode_length`` (learner decisions per game) and
 
 ``TimeLimit`` ends learning after a wall-time budget (the quick demo's 10-minute promise).
 
+``SameGamesEval`` is sb3-contrib's ``MaskableEvalCallback`` re-seeding its env before every
+evaluation: each one plays the same games, so ``OUT/best`` compares policies on equal terms.
+
 ``LeagueSnapshots`` saves the learner every ``every`` steps into ``pool_dir`` and adds the file to
 every env's opponent pool (``env_method("add_snapshot", path)``, so it also works with
 ``SubprocVecEnv``); the ``self`` opponents then play those frozen policies.
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback
 
 
@@ -114,3 +118,16 @@ class LeagueSnapshots(BaseCallback):
                 print(f"league: snapshot {path.name}")
             self._next += self.every
         return True
+
+
+class SameGamesEval(MaskableEvalCallback):
+    """``MaskableEvalCallback`` whose evaluations all play the games of ``seed`` (see the module docstring)."""
+
+    def __init__(self, eval_env: Any, seed: int, **kwargs: Any) -> None:
+        super().__init__(eval_env, **kwargs)
+        self.seed = int(seed)
+
+    def _on_step(self) -> bool:
+        if self.eval_freq > 0 and self.n_calls % self.eval_freq == 0:
+            self.eval_env.seed(self.seed)  # used by the reset that starts the evaluation
+        return super()._on_step()

@@ -11,6 +11,7 @@ Nothing here imports torch: configs are checked before anything heavy is loaded.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import types
 import typing
@@ -24,6 +25,7 @@ from aoi_env.env import REWARD_KINDS
 from train.opponents import check_spec
 
 VEC_ENVS = ("dummy", "subproc")
+SEED_MAX = 2**31 - 1  # numpy seeds must be < 2**32: room for the offsets (env i: seed + i; evaluation: + 10,000)
 
 
 def _fail(key: str, value: Any, valid: str) -> ValueError:
@@ -38,7 +40,9 @@ def check_int(key: str, value: Any, lo: int, hi: int | None = None) -> None:
 
 
 def check_float(key: str, value: Any, lo: float, hi: float, lo_open: bool = False) -> None:
-    ok = not isinstance(value, bool) and isinstance(value, (int, float))
+    """A ValueError naming ``key`` unless ``value`` is a finite number in the range (NaN compares
+    false with everything, so it is rejected explicitly)."""
+    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
     if not ok or value > hi or value < lo or (lo_open and value == lo):
         raise _fail(key, value, f"a number in {'(' if lo_open else '['}{lo}, {hi}]")
 
@@ -165,7 +169,7 @@ class TrainConfig:
     final_eval: FinalEvalConfig = field(default_factory=FinalEvalConfig)
 
     def validate(self) -> None:
-        check_int("seed", self.seed, 0)
+        check_int("seed", self.seed, 0, SEED_MAX)
         if not isinstance(self.out, str) or not self.out:
             raise _fail("out", self.out, "a directory path")
         if not isinstance(self.game, str):
@@ -200,10 +204,32 @@ class TrainConfig:
             raise _fail("opponents", self.opponents, "at least one positive weight")
         for section in (self.league, self.ppo, self.eval, self.final_eval):
             section.validate()
+        if "setup_choices" in GameConfig.parse_params(self.game):
+            raise _fail("game", self.game, "a game string without setup_choices= (use the key setup_choices)")
+        self._check_opponent_games(config)
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise _fail(
                 "ppo.batch_size", self.ppo.batch_size, f"at most n_steps * n_envs = {self.ppo.n_steps * self.n_envs}"
             )
+
+    def _check_opponent_games(self, config: GameConfig) -> None:
+        """Every opponent that will play has a model file and a valid game (e.g. no Automa in a
+        draft game): a bad one drawn mid-training, or in the final table, would cost the run."""
+        from train.opponents import game_config_for
+
+        named = [(f"opponents[{spec}]", spec) for spec in self.opponents]
+        named += [("eval.opponent", self.eval.opponent)] if self.eval.every else []
+        named += [("final_eval.opponents", spec) for spec in self.final_eval.opponents] if self.final_eval.games else []
+        for key, spec in named:
+            if spec.startswith("model:"):
+                path = spec[len("model:") :]
+                if not (os.path.exists(path) or os.path.exists(path + ".zip")):
+                    raise _fail(key, spec, "model:PATH of an existing .zip written by aoi train")
+            elif spec != "self":
+                try:
+                    game_config_for(config, spec, self.setup_choices)
+                except ValueError as err:
+                    raise ValueError(f"bad value for {key!r}: {spec!r} cannot play {self.game!r}: {err}") from None
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TrainConfig:

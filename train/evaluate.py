@@ -122,6 +122,7 @@ def run_eval(
     game: str = "aoi(players=2)",
     deterministic: bool = True,
     show_progress: bool = True,
+    setup_choices: str = "random",
 ) -> list[EvalResult]:
     """``aoi eval``: load ``model`` (a .zip) and print one line per opponent plus the table."""
     import torch
@@ -134,7 +135,8 @@ def run_eval(
     torch.set_num_threads(1)  # one observation at a time: more threads only wait on each other
     try:
         for spec in vs:
-            r = evaluate(agent, spec, games=games, seed=seed, game=game, label="model", show_progress=show_progress)
+            r = evaluate(agent, spec, games=games, seed=seed, game=game, setup_choices=setup_choices, label="model",
+                         show_progress=show_progress)  # fmt: skip
             print(summary_line(r), flush=True)
             results.append(r)
     finally:

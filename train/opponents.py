@@ -103,10 +103,16 @@ class OpponentPool:
     # -- league ---------------------------------------------------------------------------
 
     def add_snapshot(self, path: str, policy: Any = None) -> None:
-        """Add a frozen learner (a model .zip); keeps the newest ``max_snapshots``."""
+        """Add a frozen learner (a model .zip) as the newest; keeps the newest ``max_snapshots``.
+
+        A path already in the pool (a file written again, e.g. by a resumed run) becomes the
+        newest and is loaded afresh.  The pool owns its policies: a dropped snapshot frees its
+        network (they are loaded outside ``load_policy``'s cache).
+        """
         path = str(path)
         if path in self.snapshots:
-            return
+            self.snapshots.remove(path)
+            self._policies.pop(path, None)
         self.snapshots.append(path)
         if policy is not None:
             self._policies[path] = policy
@@ -117,7 +123,7 @@ class OpponentPool:
         if path not in self._policies:
             from train.policy_agent import load_policy
 
-            self._policies[path] = load_policy(path)
+            self._policies[path] = load_policy(path, cache=path not in self.snapshots)
         return self._policies[path]
 
     # -- drawing --------------------------------------------------------------------------

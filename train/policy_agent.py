@@ -8,14 +8,21 @@ agent's own seeded numpy Generator (so a seeded game is reproducible without tou
 global RNG).  Illegal ids never come out: their logits are set to -inf before the choice.
 
 Importing this module registers the spec ``model:PATH`` with ``agents.register_agent``; torch and
-sb3-contrib are imported only when a model is loaded (``load_policy``).  Note that
-``agents.make_agent`` lower-cases the whole spec, so a path with capital letters must be loaded
-with ``PolicyAgent.from_path`` instead.
+sb3-contrib are imported only when a model is loaded (``load_policy``); the path keeps its case.
+
+Loading never disturbs the process's random generators: SB3's ``load`` re-seeds python, numpy
+and torch with the saved model's seed, which in the middle of training (a league snapshot
+joining the pool) would restart the learner's sampling and minibatch order from the same state
+at every snapshot.  ``load_policy`` restores the three generators afterwards.
 """
 
 from __future__ import annotations
 
 import os
+import random
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -25,32 +32,63 @@ from agents.base import mask_of
 from aoi_env.core.engine import Game
 from aoi_env.observation import ObservationEncoder
 
-_CACHE: dict[tuple[str, float], Any] = {}
+CACHE_SIZE = 8  # policies kept by ``load_policy`` (tournaments and evaluation reload the same files)
+_CACHE: OrderedDict[tuple[str, float], Any] = OrderedDict()
 
 
-def load_policy(path: str | os.PathLike[str]) -> Any:
-    """The policy network of a saved MaskablePPO model (CPU, eval mode; cached per file version)."""
+@contextmanager
+def keeping_global_rngs() -> Iterator[None]:
+    """Restore python's, numpy's and torch's global random generators on exit (see the module docstring)."""
+    import torch
+
+    states = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try:
+        yield
+    finally:
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.set_rng_state(states[2])
+
+
+def load_policy(path: str | os.PathLike[str], cache: bool = True) -> Any:
+    """The policy network of a saved MaskablePPO model, for acting: CPU, eval mode, no optimizer.
+
+    ``cache``: keep it in a small per-process cache (the newest ``CACHE_SIZE`` file versions);
+    an owner that manages its policies' lifetime (the league's ``OpponentPool``) passes False.
+    """
     path = os.fspath(path)
     if not os.path.exists(path) and os.path.exists(path + ".zip"):
         path += ".zip"
     if not os.path.exists(path):
         raise ValueError(f"model file not found: {path!r} (a MaskablePPO .zip written by aoi train)")
     key = (os.path.abspath(path), os.path.getmtime(path))
-    if key not in _CACHE:
-        from sb3_contrib import MaskablePPO
-
-        from aoi_env.observation import OBS_SCHEMA_VERSION, OBS_SIZE
-
-        policy = MaskablePPO.load(path, device="cpu").policy
-        shape = tuple(policy.observation_space.shape)
-        if shape != (OBS_SIZE,):
-            raise ValueError(
-                f"model {path!r} was trained on observations of shape {shape}, but this aoi-env encodes "
-                f"{OBS_SIZE} floats (observation schema {OBS_SCHEMA_VERSION}); retrain it with aoi train"
-            )
-        policy.set_training_mode(False)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    policy = _load(path)
+    if cache:
         _CACHE[key] = policy
-    return _CACHE[key]
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return policy
+
+
+def _load(path: str) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    from aoi_env.observation import OBS_SCHEMA_VERSION, OBS_SIZE
+
+    with keeping_global_rngs():
+        policy = MaskablePPO.load(path, device="cpu").policy
+    shape = tuple(policy.observation_space.shape)
+    if shape != (OBS_SIZE,):
+        raise ValueError(
+            f"model {path!r} was trained on observations of shape {shape}, but this aoi-env encodes "
+            f"{OBS_SIZE} floats (observation schema {OBS_SCHEMA_VERSION}); retrain it with aoi train"
+        )
+    policy.set_training_mode(False)
+    policy.optimizer = None  # Adam's moments: twice the parameters, never used for acting
+    return policy
 
 
 class PolicyAgent:

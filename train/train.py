@@ -8,11 +8,12 @@ learner's seat (``reward``: ``rank`` by default), also when the game ends on an 
 1. seeds python, numpy and torch (``set_random_seed(cfg.seed)``); env ``i`` is seeded ``seed + i``;
 2. builds ``n_envs`` ``SeatEnv`` copies in a ``DummyVecEnv`` (or ``SubprocVecEnv``) with a
    ``VecMonitor``; opponents come from one ``OpponentPool`` (``cfg.opponents``);
-3. creates ``MaskablePPO("MlpPolicy", ...)`` (or loads ``--resume PATH`` and continues up to
+3. creates ``MaskablePPO("MlpPolicy", ...)`` (or loads ``--resume PATH`` with the config's
+   ``ppo`` settings, takes back the league as it was at its step, and continues up to
    ``total_timesteps``), saves the untrained policy as the baseline and first league snapshot;
 4. learns with callbacks: ``SelfPlayStats`` (TensorBoard: win rate / margin per opponent kind,
    episode length, illegal ids), ``LeagueSnapshots``, ``CheckpointCallback``,
-   ``MaskableEvalCallback`` (vs ``eval.opponent``) and the progress bar;
+   ``SameGamesEval`` (vs ``eval.opponent``, the same games each time) and the progress bar;
 5. saves ``OUT/<name>.zip`` with a JSON sidecar (env id, versions, game string, seed, config);
 6. evaluates the trained and the untrained policy against ``final_eval.opponents`` and prints
    the table (also ``OUT/results.md`` / ``results.json``).
@@ -69,10 +70,18 @@ def save_model(model: Any, path: Path, cfg: TrainConfig) -> Path:
 
 
 def make_env_fn(cfg: TrainConfig, pool: Any) -> Any:
-    """A picklable factory of one ``SeatEnv`` (the pool is shared in-process, copied per subprocess)."""
+    """A picklable factory of one ``SeatEnv`` (the pool is shared in-process, copied per subprocess).
+
+    It also sets torch's thread count in the process that builds the env: a ``SubprocVecEnv``
+    worker would otherwise run its league opponents with torch's default threads.
+    """
     from train.seat_env import SeatEnv
 
     def make() -> SeatEnv:
+        if cfg.torch_threads:
+            import torch
+
+            torch.set_num_threads(cfg.torch_threads)
         return SeatEnv(
             cfg.game,
             pool,
@@ -99,33 +108,56 @@ def make_pool(cfg: TrainConfig) -> Any:
     return OpponentPool(cfg.opponents, cfg.league.max_snapshots, cfg.league.latest_prob)
 
 
+def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
+    """The ``ppo`` section as MaskablePPO keyword arguments, except ``net_arch`` (the network's shape)."""
+    p = cfg.ppo
+    return {
+        "learning_rate": p.learning_rate,
+        "n_steps": p.n_steps,
+        "batch_size": p.batch_size,
+        "n_epochs": p.n_epochs,
+        "gamma": p.gamma,
+        "gae_lambda": p.gae_lambda,
+        "clip_range": p.clip_range,
+        "ent_coef": p.ent_coef,
+        "vf_coef": p.vf_coef,
+        "max_grad_norm": p.max_grad_norm,
+    }
+
+
 def build_model(cfg: TrainConfig, venv: Any, out: Path, resume: str | None) -> Any:
+    """A new MaskablePPO, or the ``resume`` checkpoint continuing with the config's ``ppo`` settings
+    (a changed learning rate, batch size ... applies from the first update; a changed ``net_arch``
+    cannot, and is a ValueError)."""
     from sb3_contrib import MaskablePPO
 
     if resume:
         if not Path(resume).exists():
             raise ValueError(f"--resume: no such checkpoint {resume!r}")
-        return MaskablePPO.load(resume, env=venv, device="cpu", tensorboard_log=str(out / "tb"))
-    p = cfg.ppo
+        model = MaskablePPO.load(resume, env=venv, device="cpu", tensorboard_log=str(out / "tb"), **ppo_settings(cfg))
+        saved = list(model.policy_kwargs.get("net_arch", []))
+        if saved != list(cfg.ppo.net_arch):
+            raise ValueError(
+                f"--resume: the checkpoint's ppo.net_arch is {saved}, the config asks for {list(cfg.ppo.net_arch)}; "
+                "a network's shape cannot change on resume"
+            )
+        return model
     return MaskablePPO(
         "MlpPolicy",
         venv,
-        learning_rate=p.learning_rate,
-        n_steps=p.n_steps,
-        batch_size=p.batch_size,
-        n_epochs=p.n_epochs,
-        gamma=p.gamma,
-        gae_lambda=p.gae_lambda,
-        clip_range=p.clip_range,
-        ent_coef=p.ent_coef,
-        vf_coef=p.vf_coef,
-        max_grad_norm=p.max_grad_norm,
-        policy_kwargs={"net_arch": list(p.net_arch)},
+        **ppo_settings(cfg),
+        policy_kwargs={"net_arch": list(cfg.ppo.net_arch)},
         tensorboard_log=str(out / "tb"),
         seed=cfg.seed,
         device="cpu",
         verbose=0,
     )
+
+
+def league_snapshots(pool_dir: Path) -> list[tuple[int, Path]]:
+    """The league snapshots ``snapshot_000025000.zip`` (``LeagueSnapshots``) in ``pool_dir``, by step."""
+    found = (re.fullmatch(r"snapshot_(\d+)\.zip", p.name) for p in pool_dir.glob("snapshot_*.zip"))
+    return sorted((int(m.group(1)), pool_dir / m.group(0)) for m in found if m)
 
 
 def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], Any]:
@@ -143,20 +175,20 @@ def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], 
         every = max(cfg.checkpoint_every // cfg.n_envs, 1)  # the callback counts vec steps
         callbacks.append(CheckpointCallback(every, str(out / "checkpoints"), name_prefix=name))
     if cfg.eval.every:
-        from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
         from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
+        from train.callbacks import SameGamesEval
         from train.opponents import OpponentPool
         from train.seat_env import SeatEnv
 
         def make_eval() -> Any:
-            env = SeatEnv(cfg.game, OpponentPool(cfg.eval.opponent), reward=cfg.reward, setup_choices=cfg.setup_choices)
-            env.reset(seed=cfg.seed + 10_000)
-            return env
+            return SeatEnv(cfg.game, OpponentPool(cfg.eval.opponent), reward=cfg.reward,
+                           setup_choices=cfg.setup_choices, learner_seat=cfg.learner_seat)  # fmt: skip
 
         callbacks.append(
-            MaskableEvalCallback(
+            SameGamesEval(
                 VecMonitor(DummyVecEnv([make_eval])),  # the same wrapper type as the training env
+                seed=cfg.seed + 10_000,
                 n_eval_episodes=cfg.eval.games,
                 eval_freq=max(cfg.eval.every // cfg.n_envs, 1),
                 best_model_save_path=str(out / "best"),
@@ -185,6 +217,21 @@ def final_evaluation(cfg: TrainConfig, trained: Path, baseline: Path | None) -> 
     return results
 
 
+def resume_league(venv: Any, snapshots: list[tuple[int, Path]], step: int) -> int:
+    """The league as it was at the checkpoint's ``step``: its snapshots, oldest first.  Snapshots
+    written after it belong to the run that was abandoned; they are deleted, since the resumed run
+    writes its own under the same names."""
+    kept = 0
+    for snap_step, snap in snapshots:
+        if snap_step <= step:
+            venv.env_method("add_snapshot", str(snap))
+            kept += 1
+        else:
+            snap.unlink()
+            print(f"aoi train: --resume at step {step}: removed the later league snapshot {snap.name}", flush=True)
+    return kept
+
+
 def run_training(cfg: TrainConfig, resume: str | None = None) -> dict[str, Any]:
     """Train, save and evaluate (see the module docstring); returns a summary dict."""
     import torch
@@ -210,18 +257,19 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
 
     pool = make_pool(cfg)
     baseline = out / "models" / f"{name}-untrained.zip"
-    for snap in sorted((out / "pool").glob("snapshot_*.zip")):
-        if resume:
-            pool.add_snapshot(str(snap))  # resume: the league so far
-        else:
+    snapshots = league_snapshots(out / "pool")
+    if not resume:
+        for _, snap in snapshots:
             snap.unlink()  # a fresh run in an old directory starts a fresh league
     venv = make_vec_env(cfg, pool)
     model = build_model(cfg, venv, out, resume)
     if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
-        model.set_random_seed(cfg.seed + model.num_timesteps)
+        model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+        kept = resume_league(venv, snapshots, model.num_timesteps)
     else:
         save_model(model, baseline, cfg)
-    if not pool.snapshots:
+        kept = 0
+    if not kept:
         venv.env_method("add_snapshot", str(baseline) if baseline.exists() else str(resume))
     print(
         f"aoi train: {name}: {cfg.total_timesteps} steps, {cfg.n_envs} envs ({cfg.vec_env}), opponents {pool}, "
