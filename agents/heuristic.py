@@ -48,7 +48,11 @@ still buys points and then passes.  The evaluation uses one time context per dec
 round of the root), so candidate moves are always compared on the same scale.
 
 The player reads the game only through the public surface: ``legal_actions()``, ``clone()`` +
-``apply_action()`` on clones, and read-only looks at ``state`` arrays and rule helpers.
+``apply_action()`` on clones, and read-only looks at ``state`` arrays and rule helpers.  It
+looks ahead only in ``aoi_env.core.hidden.resample``'s clones when the game hides something (an
+Automa's face-down deck, whose next card the engine would otherwise play inside the lookahead of
+``done`` or ``pass``; the 2-player area token; the seed of random setup choices), redrawn with the
+player's own generator: its choices depend on what the seat may know, never on the hidden order.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import ScriptedAgent
-from aoi_env.core import flow, pending
+from aoi_env.core import flow, hidden, pending
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
     A_PASS,
@@ -193,7 +197,8 @@ class HeuristicAgent(ScriptedAgent):
         super().__init__()
         self.w = weights or Weights()
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # ties
+        self.sampler = np.random.default_rng(None if seed is None else [seed, 1])  # hidden information
         self.max_depth = max_depth
         self.max_conversions = max_conversions
         self.wide_hexes = wide_hexes
@@ -233,6 +238,8 @@ class HeuristicAgent(ScriptedAgent):
         if len(legal) == 1:
             return legal[0]
         me = game.current_seat()
+        if hidden.has_hidden_information(game):  # the lookahead must not read what the seat cannot see
+            game = hidden.resample(game, self.sampler)
         ctx = self.context(game, me)
         self._nodes = 0
         row = pending.top(game.state)

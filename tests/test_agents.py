@@ -8,14 +8,17 @@ round-6 evaluation) and measure its strength against uniformly random players (R
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
 from agents import Agent, HeuristicAgent, RandomAgent, available_specs, game_of, make_agent, play_game
 from aoi_env import Game
+from aoi_env.core import automa
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
-from aoi_env.core.state import G_AREA_TOKEN, G_ROUND, P_BUILT, P_COINS, P_TOOLS
+from aoi_env.core.state import G_AREA_TOKEN, G_ROUND, G_SEED, P_BUILT, P_COINS, P_TOOLS
 from aoi_env.data.enums import Building
 from aoi_env.testing import Scenario
 
@@ -133,6 +136,63 @@ def test_r25_heuristic_does_not_peek_at_the_face_down_area_token() -> None:
     assert HeuristicAgent(seed=0).context(g, 0).others_area[-1] == int(g.state.glob[G_AREA_TOKEN])
     g = Game("aoi(players=1,automa=simpletons:2)", seed=0)
     assert len(HeuristicAgent(seed=0).context(g, 0).others_area) == 1  # the Automa only
+
+
+def _with_deck(game: Game, order: list[int]) -> Game:
+    """A clone of a 1-player Automa game whose Automa (seat 1) has her face-down deck in ``order``."""
+    g = game.clone()
+    rec = automa.record(g, 1)
+    automa._store(rec, automa.A_DECK, automa.A_DECK_LEN, order)
+    return g
+
+
+def test_automa_4_3_heuristic_does_not_peek_at_the_automas_face_down_deck() -> None:
+    """AUTOMA.md §3.5 / §4.3: her deck is face down, so the heuristic's choice may not depend on its
+    order.  The lookahead of ``done`` plays her next turn inside the engine; at decision 33 of this
+    game it used to pick ``done`` with her true deck and ``convert burn`` with it reversed."""
+    g = Game("aoi(players=1,automa=simpletons:3)", seed=902)
+    agent = HeuristicAgent(seed=2)
+    for _ in range(33):
+        g.apply_action(agent.choose(g))
+    deck = automa._pile(automa.record(g, 1), automa.A_DECK, automa.A_DECK_LEN)
+    assert len(deck) >= 4
+    choices = set()
+    for order in (deck, deck[::-1], deck[1:] + deck[:1]):
+        twin = copy.deepcopy(agent)  # the same agent state for each order
+        choices.add(twin.choose(_with_deck(g, order)))
+    assert len(choices) == 1
+
+
+def test_hidden_information_is_redrawn_from_what_the_seat_knows() -> None:
+    """AUTOMA.md §3.5, R25: ``hidden.resample`` depends on the hidden order and the seed only
+    through what is public: two games that differ in them resample to the same game with the same
+    generator, and every seat's observation and the legal ids are unchanged."""
+    from aoi_env.core import hidden
+    from aoi_env.observation import encode
+
+    g = Game("aoi(players=1,automa=druids:4)", seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    deck = automa._pile(automa.record(g, 1), automa.A_DECK, automa.A_DECK_LEN)
+    other = _with_deck(g, deck[::-1])
+    other.state.glob[G_SEED] += 1
+    assert hidden.has_hidden_information(g)
+    a, b = hidden.resample(g, np.random.default_rng(5)), hidden.resample(other, np.random.default_rng(5))
+    assert a.state.to_bytes() == b.state.to_bytes() != g.state.to_bytes()
+    assert a.legal_actions() == g.legal_actions()
+    for seat in range(2):
+        np.testing.assert_array_equal(encode(a, seat), encode(g, seat))
+    redrawn = {int(hidden.resample(g, np.random.default_rng(i)).state.glob[G_SEED]) for i in range(4)}
+    assert len(redrawn) == 4  # later chance (her reshuffles, §4.6) is redrawn too
+
+    two = Game("aoi(players=2,setup_choices=random)", seed=1)  # R25: the area token until round 6
+    tokens = {int(hidden.resample(two, np.random.default_rng(i)).state.glob[G_AREA_TOKEN]) for i in range(20)}
+    assert tokens == set(two.config.area_tokens)
+    two.state.glob[G_ROUND] = 6
+    assert not hidden.has_hidden_information(two)
+    kept = hidden.resample(two, np.random.default_rng(0)).state.glob[G_AREA_TOKEN]
+    assert kept == two.state.glob[G_AREA_TOKEN]
 
 
 def test_issue6_random_agent_act_is_uniform_over_the_mask() -> None:

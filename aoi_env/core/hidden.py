@@ -1,0 +1,58 @@
+"""Hidden information, and redrawing it for agents that search (information-set sampling).
+
+A seat cannot see (the observation leaves out, tests/test_env_observation.py):
+
+* the order of each Automa's face-down deck and reserve (AUTOMA.md §3.5, §4.3);
+* the 2-player neutral faction's area token before round 6 (R25);
+* the seed of later chance: the Automa's reshuffles between rounds (§4.6) and random setup
+  choices still to come.
+
+An agent that looks ahead by playing moves in a ``Game.clone()`` would read all three through
+the engine (the Automa's turns are played inside ``apply_action``), so its choice would depend
+on what it may not know.  ``resample(game, rng)`` returns a clone in which they are redrawn from
+what the seat knows; the search then depends only on the seat's information and ``rng``.
+
+Known limit: the *content* of an Automa's deck is kept.  It is partly hidden (§3.5's extra
+cards come from the reserve, and each round the reserve's top card joins the deck), but its
+size, the starter cards and the face-up discards are public, and redrawing it faithfully would
+need the whole history.  The order, which decides her next card, is redrawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aoi_env.core import automa
+from aoi_env.core.engine import Game
+from aoi_env.core.rules import scoring
+from aoi_env.core.state import G_AREA_TOKEN, G_PHASE, G_ROUND, G_SEED, Phase
+
+
+def resample(game: Game, rng: np.random.Generator) -> Game:
+    """A clone of ``game`` with its hidden information redrawn with ``rng`` (see the module docstring).
+
+    The result depends on the true hidden values only through what is public (pile sizes, the
+    deck's content), never on their order or on the seed.
+    """
+    g = game.clone()
+    for seat in range(g.config.players, g.seats):
+        rec = automa.record(g, seat)
+        for cards, length in ((automa.A_DECK, automa.A_DECK_LEN), (automa.A_RESERVE, automa.A_RESERVE_LEN)):
+            pile = sorted(automa._pile(rec, cards, length))  # sorted first: the true order leaves no trace
+            automa._store(rec, cards, length, [pile[int(i)] for i in rng.permutation(len(pile))])
+    if scoring.has_neutral_faction(g) and scoring.visible_area_token(g) is None:
+        tokens = g.config.area_tokens
+        g.state.glob[G_AREA_TOKEN] = tokens[int(rng.integers(len(tokens)))]
+    g.state.glob[G_SEED] = int(rng.integers(2**31))
+    return g
+
+
+def has_hidden_information(game: Game) -> bool:
+    """True when ``resample`` could change what a lookahead sees: an Automa, a face-down area
+    token, or the setup (random setup choices are drawn from the seed as the engine reaches them)."""
+    glob = game.state.glob
+    return (
+        game.seats > game.config.players
+        or int(glob[G_PHASE]) == Phase.SETUP
+        or (scoring.has_neutral_faction(game) and int(glob[G_ROUND]) < scoring.AREA_TOKEN_REVEALED_ROUND)
+    )
