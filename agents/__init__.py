@@ -8,8 +8,9 @@ Every agent follows ``agents.base.Agent``: ``choose(game) -> int`` at the engine
     random_player = make_agent("random", seed=1)
 
 Specs are ``name`` or ``name:argument``; ``available_specs()`` lists them.  Other modules add
-their agents with ``register_agent`` (the official solo Automa is registered here as a
-placeholder until it is implemented).
+their agents with ``register_agent`` (``train.policy_agent`` adds ``model:PATH``).  The official
+solo Automa is not an agent: it is an engine seat (``GameConfig(automa=...)``), and
+``automa_seat_spec`` reads the ``automa:...`` specs the tools accept.
 """
 
 from __future__ import annotations

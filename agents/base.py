@@ -9,7 +9,7 @@ Two entry points, both returning a legal action id for the seat whose decision i
 ``act(observation, mask) -> int``
     Env level (PettingZoo / SB3 style): ``mask`` is the int8 ``action_mask`` of the acting agent.
     Agents that only need the mask (random) implement it directly.  Scripted agents that read the
-    position (heuristic, Automa) cannot rebuild it from the egocentric observation, so they read
+    position (the heuristic) cannot rebuild it from the egocentric observation, so they read
     the engine ``Game`` through an adapter: ``agent.bind(source)`` where ``source`` is a ``Game``,
     a zero-argument callable returning the current ``Game``, or an env whose unwrapped object
     exposes its game as ``.game`` (see ``game_of``).  ``act`` then checks that ``mask`` is the

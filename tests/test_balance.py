@@ -13,7 +13,7 @@ import pytest
 
 from aoi_env.cli import main
 from aoi_env.core.config import FACTION_NAMES, GameConfig
-from train.balance import BalanceConfig, _Deck, analyse, group_table, schedule
+from train.balance import BalanceConfig, _Deck, analyse, flagged_by, group_table, schedule
 
 
 def test_deck_deals_every_faction_equally_often_without_repeats_in_a_game():
@@ -77,6 +77,14 @@ def test_outliers_are_flagged_after_holm_correction_and_small_groups_are_not_tes
     assert math.isnan(table["lizards"]["p_win_holm"]) and table["lizards"]["flags"] == []
     # Holm over the 2 tested groups: the smallest p is doubled
     assert table["monks"]["p_win_holm"] == pytest.approx(2 * table["monks"]["p_win"])
+
+
+def test_each_plot_colours_the_groups_flagged_by_its_own_test():
+    """The win-rate plot marks ``win±`` groups and the share plot ``share±`` groups: a faction
+    flagged only for its score share is not drawn as a win-rate outlier."""
+    rows = [{"flags": ["share+"]}, {"flags": ["win-"]}, {"flags": ["win+", "share+"]}, {"flags": []}]
+    assert flagged_by(rows, "win_rate") == [False, True, True, False]
+    assert flagged_by(rows, "share") == [True, False, True, False]
 
 
 def test_analyse_builds_every_table():

@@ -17,6 +17,7 @@ from train.tournament import (
     Participant,
     TournamentConfig,
     bootstrap_ci,
+    cycle_length,
     holm,
     margins,
     mean_ci,
@@ -91,7 +92,10 @@ def test_schedule_rotates_seats_within_a_deal():
     """Deals of 3 games share a seed; every participant sits at every seat once per deal."""
     ps = parse_participants(["a=random", "b=random", "c=random"])
     tasks = schedule(ps, 3, 6, GameConfig(players=3), seed=10)
-    assert [t.seed for t in tasks] == [10, 10, 10, 11, 11, 11]
+    seeds = [t.seed for t in tasks]
+    assert seeds[:3] == [seeds[0]] * 3 and seeds[3:] == [seeds[3]] * 3 and seeds[0] != seeds[3]
+    other = schedule(ps, 3, 30, GameConfig(players=3), seed=11)
+    assert not {t.seed for t in other} & set(seeds)  # another tournament seed shares no setup
     assert [t.seats for t in tasks[:3]] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
     per_seat = Counter((name, seat) for t in tasks for seat, name in enumerate(t.seats))
     assert set(per_seat.values()) == {2}  # 6 games / 3 seats: each name twice at each seat
@@ -114,13 +118,31 @@ def test_automa_participant_becomes_an_automa_seat_of_the_game_config():
     after the player seats), not an agent; its default faction is the first Automa faction."""
     ps = parse_participants(["random", "r2=random", "automa:3", "d=automa:5:druids"])
     assert [p.is_automa for p in ps] == [False, False, True, True]
-    tasks = schedule(ps, 3, 3, GameConfig(), seed=0)
-    # deal 0 = participants 0, 1, 2: two players + simpletons level 3, seats rotated among the players
-    assert [t.game for t in tasks] == ["aoi(players=2,automa=simpletons:3)"] * 3
-    assert [t.seats for t in tasks] == [["random", "r2"], ["r2", "random"], ["random", "r2"]]
-    assert all(t.automa == ["automa:3"] for t in tasks)
+    tasks = schedule(ps, 3, 4, GameConfig(), seed=0)
+    # deal 0 = participants 0, 1, 2: two players + simpletons level 3, the two player seats rotated;
+    # deal 1 = participants 0, 1, 3 (the Druids); a deal has one game per player seat
+    games = ["aoi(players=2,automa=simpletons:3)"] * 2 + ["aoi(players=2,automa=druids:5)"] * 2
+    assert [t.game for t in tasks] == games
+    assert [t.seats for t in tasks] == [["random", "r2"], ["r2", "random"]] * 2
+    assert [t.automa for t in tasks] == [["automa:3"]] * 2 + [["d"]] * 2
+    assert [t.deal for t in tasks] == [0, 0, 1, 1]
     summary = summarise(ps, [play_task(t) for t in tasks[:1]])
     assert {r["name"]: r["games"] for r in summary["participants"]} == {"random": 1, "r2": 1, "automa:3": 1, "d": 0}
+
+
+def test_schedule_with_automa_participants_rotates_only_the_player_seats_evenly():
+    """Every agent plays each player seat equally often over whole cycles; a subset of Automas
+    only makes no game (it is skipped, and a field of Automas only is an error)."""
+    ps = parse_participants(["h=heuristic", "r=random", "automa:3"])
+    assert cycle_length(ps, 3) == 2 and cycle_length(ps, 2) == 1 + 2 + 1  # (h,r,A); (h,r) (h,A) (r,A)
+    tasks = schedule(ps, 3, 30, GameConfig(), seed=0)
+    per_seat = Counter((name, seat) for t in tasks for seat, name in enumerate(t.seats))
+    assert per_seat == {("h", 0): 15, ("h", 1): 15, ("r", 0): 15, ("r", 1): 15}
+    two = parse_participants(["heuristic", "automa:3", "automa:druids:4"])
+    tasks = schedule(two, 2, cycle_length(two, 2), GameConfig(), seed=0)
+    assert [t.game for t in tasks] == ["aoi(players=1,automa=simpletons:3)", "aoi(players=1,automa=druids:4)"]
+    with pytest.raises(ValueError, match="Automas only"):
+        schedule(parse_participants(["automa:3", "automa:druids:4"]), 2, 1, GameConfig(), seed=0)
 
 
 def test_automa_participant_without_engine_support_is_rejected(monkeypatch):
@@ -207,6 +229,18 @@ def test_cli_tournament_unknown_agent_exits_2(tmp_path: Path, capsys):
     code = main(["tournament", "--agents", "random", "wizard", "--games", "1", "--out", str(tmp_path)])
     assert code == 2
     assert "unknown agent 'wizard'" in capsys.readouterr().err
+
+
+def test_cli_tournament_checks_the_output_folder_before_playing_and_notes_uneven_counts(tmp_path: Path, capsys):
+    """An output folder that cannot be made is an exit 2 before any game; a game count that is not
+    a whole cycle is played with a note that seats will be uneven."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code = main(["tournament", "--agents", "random", "random", "--games", "3", "--workers", "1",
+                 "--out", str(blocker / "sub"), "--no-progress"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 2 and "cannot create the folder" in captured.err and "games" not in captured.out
+    assert "3 games is not a multiple of 2" in captured.err
 
 
 def test_cli_tournament_unknown_yaml_option_exits_2(tmp_path: Path, capsys):

@@ -263,10 +263,17 @@ def analyse(rows: Sequence[dict[str, Any]], alpha: float, min_games: int) -> dic
 # plots
 
 
+def flagged_by(rows: Sequence[dict[str, Any]], value: str) -> list[bool]:
+    """Per row: flagged by the test of the plotted ``value`` (``win_rate``: ``win±``, ``share``: ``share±``)."""
+    test = "win" if value == "win_rate" else "share"
+    return [any(flag.startswith(test) for flag in r["flags"]) for r in rows]
+
+
 def _plot_rates(
     table: list[dict], title: str, path: Path, value: str = "win_rate", ci: str = "win_rate_ci", by_value: bool = True
 ) -> None:
-    """Horizontal bars with 95% intervals and the fair rate; flagged groups in red."""
+    """Horizontal bars with 95% intervals and the fair rate; groups flagged by this plot's own test
+    (``win±`` on the win-rate plot, ``share±`` on the share plot) in red."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -278,7 +285,8 @@ def _plot_rates(
     lo = np.array([r[ci][0] for r in rows]) * 100
     hi = np.array([r[ci][1] for r in rows]) * 100
     fair = np.array([r["fair"] for r in rows]) * 100
-    colours = ["#c0392b" if r["flags"] else "#4a78b5" for r in rows]
+    flagged_here = flagged_by(rows, value)
+    colours = ["#c0392b" if f else "#4a78b5" for f in flagged_here]
     fig, ax = plt.subplots(figsize=(8, 0.38 * len(rows) + 1.6))
     y = np.arange(len(rows))
     ax.barh(y, vals, color=colours, alpha=0.85)
@@ -289,7 +297,7 @@ def _plot_rates(
     else:
         ax.scatter(fair, y, marker="D", s=28, facecolor="white", edgecolor="black", label="fair (mean 1/P)", zorder=3)
     handles, _ = ax.get_legend_handles_labels()
-    if any(r["flags"] for r in rows):
+    if any(flagged_here):
         from matplotlib.patches import Patch
 
         handles.append(Patch(color="#c0392b", alpha=0.85, label="flagged (Holm p < alpha)"))

@@ -7,11 +7,14 @@ engine-level Automa seat: it is not an agent at a seat but part of the game conf
 (``GameConfig(automa=...)``, seats after the player seats; default faction: the first Automa
 faction); with an engine without that parameter such a participant is rejected with a clear error.
 
-Schedule: games come in *deals* of ``players`` games that share one game seed; within a deal the
-seating rotates one place per game, so every participant of the deal plays every seat of the same
-setup (Automa seats always come last, so with them only the player seats rotate).  With more
-participants than seats, deals cycle through all subsets of ``players`` participants.  Games run
-in ``workers`` processes (one game per task).
+Schedule: with more participants than seats, deals cycle through all subsets of ``players``
+participants (subsets of Automas only are skipped: a game needs a player).  A *deal* is one game
+per player seat of its subset, sharing one game seed; within a deal the player seating rotates
+one place per game, so every agent of the deal plays every player seat of the same setup once
+(Automa seats always come after the player seats and do not rotate).  Deal seeds are drawn from
+``seed`` (``deal_seed``), so two tournament seeds share no setups.  A ``games`` count that is not
+a multiple of a whole cycle (``cycle_length``) leaves participation and seats uneven; ``aoi
+tournament`` says so.  Games run in ``workers`` processes (one game per task).
 
 Statistics (``summarise``): OpenSkill Plackett-Luce ratings over the games in schedule order
 (multiplayer free-for-all, ranks from final VP, equal VP = equal rank); per participant the win
@@ -230,6 +233,22 @@ def game_config_for(base: GameConfig, humans: int, automa_specs: Sequence[str]) 
     return GameConfig.from_params(params)
 
 
+def player_subsets(participants: Sequence[Participant], players: int) -> list[tuple[int, ...]]:
+    """The subsets of ``players`` participants that can make a game (at least one non-Automa)."""
+    combos = itertools.combinations(range(len(participants)), players)
+    return [c for c in combos if any(not participants[j].is_automa for j in c)]
+
+
+def cycle_length(participants: Sequence[Participant], players: int) -> int:
+    """Games of one whole cycle: every subset's deal, in which each of its agents plays each player seat."""
+    return sum(sum(not participants[j].is_automa for j in c) for c in player_subsets(participants, players))
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The game seed of a deal: its own stream for each tournament seed."""
+    return int(np.random.SeedSequence([int(seed), 7919, deal]).generate_state(1)[0] % 2**31)
+
+
 def schedule(
     participants: Sequence[Participant], players: int, games: int, base: GameConfig, seed: int = 0
 ) -> list[GameTask]:
@@ -238,28 +257,33 @@ def schedule(
         raise ValueError(f"players must be 2..{len(participants)} (the number of participants), got {players}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    combos = list(itertools.combinations(range(len(participants)), players))
-    tasks = []
-    for i in range(games):
-        deal, rot = divmod(i, players)
+    combos = player_subsets(participants, players)
+    if not combos:
+        raise ValueError("every game would be Automas only: add a participant that is not an Automa")
+    tasks: list[GameTask] = []
+    for deal in itertools.count():
         combo = combos[deal % len(combos)]
-        order = list(combo[rot:] + combo[:rot])
-        humans = [j for j in order if not participants[j].is_automa]
-        automa = [participants[j] for j in order if participants[j].is_automa]
+        humans = [j for j in combo if not participants[j].is_automa]
+        automa = [participants[j] for j in combo if participants[j].is_automa]
         config = game_config_for(base, len(humans), [automa_engine_spec(p.spec) for p in automa])
-        tasks.append(
-            GameTask(
-                index=i,
-                deal=deal,
-                game=str(config),
-                seed=seed + deal,
-                seats=[participants[j].name for j in humans],
-                specs=[participants[j].spec for j in humans],
-                automa=[p.name for p in automa],
-                agent_seeds=[participant_seed(seed, j, i) for j in humans],
+        for rot in range(len(humans)):
+            if len(tasks) == games:
+                return tasks
+            order = humans[rot:] + humans[:rot]
+            i = len(tasks)
+            tasks.append(
+                GameTask(
+                    index=i,
+                    deal=deal,
+                    game=str(config),
+                    seed=deal_seed(seed, deal),
+                    seats=[participants[j].name for j in order],
+                    specs=[participants[j].spec for j in order],
+                    automa=[p.name for p in automa],
+                    agent_seeds=[participant_seed(seed, j, i) for j in order],
+                )
             )
-        )
-    return tasks
+    raise AssertionError("unreachable")  # itertools.count() never ends
 
 
 def participant_seed(seed: int, participant: int, game: int) -> int:
@@ -500,7 +524,19 @@ def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str
     players = cfg.players or len(participants)
     base = GameConfig.parse(cfg.game)
     tasks = schedule(participants, players, cfg.games, base, cfg.seed)
+    cycle = cycle_length(participants, players)
+    if cfg.games % cycle:
+        print(
+            f"aoi tournament: note: {cfg.games} games is not a multiple of {cycle} (every subset of {players} "
+            "with each agent at each player seat): participation and seats will be uneven",
+            file=sys.stderr,
+        )
     out_dir = Path(cfg.out) if cfg.out else None
+    if out_dir is not None:  # fail before the games, not after them
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ValueError(f"out {out_dir}: cannot create the folder ({err.strerror or err})") from None
     for t in tasks:
         t.max_decisions = cfg.max_decisions
         t.record_dir = str(out_dir / "records") if (cfg.records and out_dir) else None
@@ -509,7 +545,8 @@ def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str
     for p in participants:  # fail before starting the workers on a bad spec
         if not p.is_automa:
             make_agent(p.spec, seed=0)
-    games = run_parallel(play_task, tasks, cfg.workers, "tournament", cfg.progress)
+    workers = 1 if any(p.spec.split(":")[0] == "human" for p in participants) else cfg.workers  # reads stdin
+    games = run_parallel(play_task, tasks, workers, "tournament", cfg.progress)
     summary = summarise(participants, games)
     stream = out or sys.stdout
     print(f"{len(games)} games, {players} seats each, first game {tasks[0].game}, seed {cfg.seed}", file=stream)
