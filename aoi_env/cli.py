@@ -27,6 +27,17 @@ def check_output_file(path: str | None, option: str) -> None:
         raise ValueError(f"{option} {path} is a folder, not a file")
 
 
+def seed_arg(text: str) -> int:
+    """argparse type of ``--seed``: a non-negative integer (numpy's error would not name the option)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
 def command(name: str, help_text: str) -> Callable[[Callable[[argparse.ArgumentParser], None]], Callable]:
     """Register a subcommand: the decorated function adds its arguments; ``run`` is attached later."""
 
@@ -46,7 +57,7 @@ _HELP: dict[str, str] = {}
 
 def _setup_demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=3, help="number of players, 2-5 (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same game)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="random seed (same seed, same game)")
     p.add_argument("--game", default=None, help="full game string, e.g. 'aoi(players=4,distribution=draft)'")
     p.add_argument("--color", action="store_true", help="colour the terrains with ANSI codes")
 
@@ -68,7 +79,7 @@ def _setup_demo(args: argparse.Namespace) -> int:
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=3, help="number of players, 2-5 (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for the setup and the players")
+    p.add_argument("--seed", type=seed_arg, default=0, help="random seed for the setup and the players")
     p.add_argument("--game", default=None, help="full game string, e.g. 'aoi(players=4,ruleset=v1.0)'")
     p.add_argument("--moves", action="store_true", help="print every decision")
 
@@ -112,7 +123,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "(Automa seats come after the players; default: heuristic,automa:3)",
     )
     p.add_argument("--game", default=None, help="further game parameters, e.g. 'aoi(ruleset=v1.0,map=1-3)'")
-    p.add_argument("--seed", type=int, default=0, help="seed of the setup and of the agents")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the setup and of the agents")
     p.add_argument(
         "--watch",
         choices=("moves", "rounds", "end"),
@@ -192,6 +203,7 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
 def _replay(args: argparse.Namespace) -> int:
     from train.replay import run_replay
 
+    check_output_file(args.html, "--html")
     run_replay(args.file, final=args.final, svg_dir=args.svg, html_file=args.html, color=args.color)
     return 0
 
@@ -203,7 +215,7 @@ def _tournament_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=None, help="seats per game (default: number of participants)")
     p.add_argument("--games", type=int, default=None, help="number of games")
     p.add_argument("--workers", type=int, default=None, help="parallel processes (default 2)")
-    p.add_argument("--seed", type=int, default=None, help="base seed (game seeds and agent seeds derive from it)")
+    p.add_argument("--seed", type=seed_arg, default=None, help="base seed (game seeds and agent seeds derive from it)")
     p.add_argument("--game", default=None, help="base game string, e.g. 'aoi(ruleset=v1.0)'")
     p.add_argument("--out", default=None, help="output directory for tournament.json / *.csv")
     p.add_argument("--records", action="store_true", default=None, help="also save every game record")
@@ -231,7 +243,7 @@ def _balance_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("balanced", "distribution"), default=None,
                    help="balanced: fixed factions/boards dealt evenly; distribution: the game's own setup")  # fmt: skip
     p.add_argument("--game", default=None, help="base game string, e.g. 'aoi(ruleset=v1.0)'")
-    p.add_argument("--seed", type=int, default=None, help="base seed")
+    p.add_argument("--seed", type=seed_arg, default=None, help="base seed")
     p.add_argument("--workers", type=int, default=None, help="parallel processes (default 2)")
     p.add_argument("--out", default=None, help="output directory (report.md, plots, balance.json)")
     p.add_argument("--alpha", type=float, default=None, help="significance level after Holm correction (0.05)")
@@ -256,7 +268,7 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", nargs="+", type=int, default=[2, 3, 4, 5], help="player counts for games/s")
     p.add_argument("--games", type=int, default=3, help="random games per player count (default 3)")
     p.add_argument("--decisions", type=int, default=3000, help="decisions timed for engine and env rates")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games and the random play")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the games and the random play")
     p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
     p.add_argument("--compare", metavar="FILE", default=None, help="an earlier --json file: show the ratios")
     p.add_argument("--no-env", dest="env", action="store_false", help="skip the PettingZoo raw_env measurement")
@@ -278,7 +290,7 @@ def _fuzz_args(p: argparse.ArgumentParser) -> None:
     """Arguments of ``aoi fuzz`` (also ``python -m aoi_env.fuzz``; see aoi_env/fuzz.py, docs/reliability.md)."""
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="base seed: configurations and game seeds derive from it")
+    p.add_argument("--seed", type=seed_arg, default=0, help="base seed: configurations and game seeds derive from it")
     p.add_argument("--start", type=int, default=0, help="index of the first game (to continue a run)")
     p.add_argument("--oracle-every", dest="oracle_every", type=int, default=500,
                    help="every N-th game also runs the full oracle (0 = never; default 500)")  # fmt: skip
@@ -306,7 +318,7 @@ def _train_args(p: argparse.ArgumentParser) -> None:
                    help="training config (default configs/quick.yaml, from the repository root: trains and "
                         "evaluates in <10 min)")  # fmt: skip
     p.add_argument("--out", default=None, help="output directory (models, TensorBoard logs, results.md)")
-    p.add_argument("--seed", type=int, default=None, help="seed of everything (overrides the config)")
+    p.add_argument("--seed", type=seed_arg, default=None, help="seed of everything (overrides the config)")
     p.add_argument(
         "--resume", metavar="PATH", default=None, help="continue from a checkpoint .zip up to total_timesteps"
     )
@@ -329,7 +341,7 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vs", nargs="+", default=["automa:1"], metavar="SPEC",
                    help="opponents: random, heuristic, automa:L, model:PATH (default automa:1)")  # fmt: skip
     p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the games (default 0)")
     p.add_argument("--game", default="aoi(players=2)", help="game string of games against agents (default 2 players)")
     p.add_argument("--setup-choices", choices=("random", "players"), default="random",
                    help="who makes the setup choices (factions, boards...): random, or the seats as decisions "

@@ -193,3 +193,13 @@ def test_fuzz_repro_honours_max_decisions(capsys) -> None:
     r = Result(0, "aoi(players=2)", 1, "biased", True, 10)
     assert r.repro().endswith("--policy biased --max-decisions 10")
     assert "--max-decisions" not in Result(0, "aoi(players=2)", 1, "biased", True, MAX_DECISIONS).repro()
+
+
+@pytest.mark.parametrize("command", ["play", "setup-demo", "bench", "tournament", "eval"])
+def test_a_negative_seed_is_an_argparse_error_naming_the_option(command: str, capsys) -> None:
+    """Every ``--seed`` is a non-negative integer; the error names the option (exit 2)."""
+    extra = ["--model", "m.zip"] if command == "eval" else []
+    with pytest.raises(SystemExit) as exc:
+        main([command, *extra, "--seed", "-1"])
+    assert exc.value.code == 2
+    assert "argument --seed: expected a non-negative integer, got -1" in capsys.readouterr().err

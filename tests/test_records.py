@@ -270,3 +270,12 @@ def test_cli_replay_of_a_bad_record_exits_2_naming_the_move(played, tmp_path: Pa
     assert main(["replay", str(path), "--final"]) == 2
     err = capsys.readouterr().err
     assert "aoi replay: error: replay diverged at move 3 of" in err and "'pass pass'" in err
+
+
+def test_cli_replay_into_a_folder_exits_2_before_replaying(played, tmp_path: Path, capsys):
+    """``--html`` naming a folder is refused before the replay, in one line naming the option."""
+    rec, _, _ = played
+    path = save(rec, tmp_path / "g.json")
+    assert main(["replay", str(path), "--html", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"aoi replay: error: --html {tmp_path} is a folder, not a file\n"
