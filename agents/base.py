@@ -87,6 +87,14 @@ def mask_of(observation: Any, mask: np.ndarray | None) -> np.ndarray:
     return mask
 
 
+def legal_of(game: Game) -> list[int]:
+    """The legal ids of the pending decision; a ValueError when there is none (the game is over)."""
+    legal = game.legal_actions()
+    if not legal:
+        raise ValueError("the game is over: there is no decision to choose")
+    return legal
+
+
 class ScriptedAgent:
     """Base class for agents that decide from the engine ``Game`` (``choose``).
 

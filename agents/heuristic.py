@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ScriptedAgent
+from agents.base import ScriptedAgent, legal_of
 from aoi_env.core import flow, hidden, pending
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
@@ -233,7 +233,7 @@ class HeuristicAgent(ScriptedAgent):
     # -- choosing ---------------------------------------------------------------------------
 
     def choose(self, game: Game) -> int:
-        legal = game.legal_actions()
+        legal = legal_of(game)
         self.decisions += 1
         if len(legal) == 1:
             return legal[0]

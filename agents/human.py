@@ -10,27 +10,65 @@ import numpy as np
 
 from aoi_env.core.engine import Game
 
+HELP = """commands:
+  <number>    play the move with that number from the list
+  <notation>  play a move by its notation, e.g. 'build', 'target r3c4', 'pass' (docs/notation.md)
+  ?           show the board again
+  help        this list
+  quit        leave the game (aoi play stops)"""
+
+
+class HumanQuit(EOFError):
+    """The human typed ``quit``.  An ``EOFError`` so that callers which stop on end of input
+    (``aoi play``) stop here too."""
+
 
 class HumanAgent:
     """Reads moves from a text stream (stdin by default); re-asks on bad input.
 
     Type a move in notation (``build``, ``target r3c4``, ``pass``; see docs/notation.md) or the
-    number shown next to it.  ``?`` shows the board again.
+    number shown next to it; ``?`` shows the board again, ``help`` lists the commands, ``quit``
+    leaves.  Before a decision the text view is shown when the board or the player table changed
+    since the human last saw it (``show_board=False`` turns that off).
     """
 
     name = "human"
 
-    def __init__(self, stream: TextIO | None = None, out: Callable[[str], Any] = print) -> None:
+    def __init__(self, stream: TextIO | None = None, out: Callable[..., Any] = print, show_board: bool = True) -> None:
         self.stream = stream or sys.stdin
         self.out = out
+        self.show_board = show_board
+        self._seen = ""  # board and player table as last shown
+
+    def _show_if_changed(self, game: Game) -> None:
+        """The whole text view, but only when the board or a player changed: within a turn most
+        decisions change nothing the human has not seen yet."""
+        from aoi_env.render.text import board_text, players_text, render_text
+
+        seen = board_text(game) + players_text(game)
+        if seen != self._seen:
+            self._seen = seen
+            self.out(render_text(game))
+
+    def _prompt(self, game: Game, moves: list[str]) -> None:
+        from aoi_env.render.text import describe_pending
+
+        kind = game.pending_kind()
+        about = describe_pending(game)
+        self.out(
+            f"seat {game.current_seat()} decides ({kind.name.lower() if kind else '-'})"
+            + (f": {about}" if about else ":")
+        )
+        self.out("  " + "  ".join(f"[{i}] {m}" for i, m in enumerate(moves)))
+        self.out("  (? board, help commands, quit leave)")
 
     def choose(self, game: Game) -> int:
         from aoi_env.render.text import render_text
 
+        if self.show_board:
+            self._show_if_changed(game)
         moves = game.legal_moves()
-        kind = game.pending_kind()
-        self.out(f"seat {game.current_seat()} decides ({kind.name.lower() if kind else '-'}):")
-        self.out("  " + "  ".join(f"[{i}] {m}" for i, m in enumerate(moves)))
+        self._prompt(game, moves)
         while True:
             self.out("> ", end="") if self.out is print else None
             line = self.stream.readline()
@@ -39,13 +77,19 @@ class HumanAgent:
             text = line.strip()
             if text == "?":
                 self.out(render_text(game))
-                continue
-            if text.isdigit() and int(text) < len(moves):
-                return game.legal_actions()[int(text)]
-            try:
-                return game.parse_move(text)
-            except ValueError as err:
-                self.out(str(err))
+            elif text.lower() == "help":
+                self.out(HELP)
+            elif text.lower() == "quit":
+                raise HumanQuit("the human player quit")
+            elif text.isdigit():
+                if int(text) < len(moves):
+                    return game.legal_actions()[int(text)]
+                self.out(f"no move number {text} (0..{len(moves) - 1})")
+            else:
+                try:
+                    return game.parse_move(text)
+                except ValueError as err:
+                    self.out(str(err))
 
     def act(self, observation: Any, mask: np.ndarray | None = None) -> int:
         raise ValueError("the human agent plays through the engine: use choose(game) (aoi play)")

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import mask_of
+from agents.base import legal_of, mask_of
 from aoi_env.core.engine import Game
 
 
@@ -24,7 +24,7 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def choose(self, game: Game) -> int:
-        legal = game.legal_actions()
+        legal = legal_of(game)
         return int(legal[int(self.rng.integers(len(legal)))])
 
     def act(self, observation: Any, mask: np.ndarray | None = None) -> int:

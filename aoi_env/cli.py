@@ -381,8 +381,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"aoi {args.command}: error: {err}", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt) as err:
+        from agents.human import HumanQuit
+
         print(f"aoi {args.command}: stopped ({err or type(err).__name__})", file=sys.stderr)
-        return 130
+        return 0 if isinstance(err, HumanQuit) else 130  # typing quit is a normal end
 
 
 if __name__ == "__main__":

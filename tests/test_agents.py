@@ -398,3 +398,14 @@ def test_r86_heuristic_wins_95_percent_of_4_player_games_against_random() -> Non
     rate, margin = _win_rate(4, 40)
     assert rate >= 0.95, f"win rate {rate:.0%}"
     assert margin > 40, f"mean margin {margin:.1f} VP"  # measured 40/40, mean margin 81.6: docs/agents.md
+
+
+@pytest.mark.parametrize("agent", [HeuristicAgent(seed=0), RandomAgent(seed=0)])
+def test_choosing_in_a_finished_game_is_a_clear_error(agent: Agent) -> None:
+    """No decision is pending once the game is over (R86): a ValueError that says so."""
+    g = Game("aoi(players=2)", seed=0)
+    rng = np.random.default_rng(0)
+    while not g.is_over():
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    with pytest.raises(ValueError, match="the game is over: there is no decision to choose"):
+        agent.choose(g)

@@ -146,3 +146,15 @@ def test_a16_svg_render_mode_returns_the_board() -> None:
     e = raw_env(num_players=3, render_mode="svg")
     e.reset(seed=3)
     assert e.render() == render_svg(e.game)
+
+
+def test_a16_svg_panel_names_an_automa_by_faction_and_level() -> None:
+    """An Automa seat has no P_FACTION (-1): the panel shows 'A:<faction>:<level>' as the text view
+    does (it showed '-'), in full, and the picture is wide enough for the line."""
+    g = Game("aoi(players=1,automa=powermongers:5)", seed=1)
+    svg = render_svg(g)
+    lines = [t.text or "" for t in elements(svg, "text") if " VP " in (t.text or "")]
+    automa_line = next(t for t in lines if "seat 1 " in t)
+    assert "seat 1 A:powermongers:5 " in automa_line
+    root = ET.fromstring(svg)
+    assert float(root.get("width")) >= 12 + 20 + len(automa_line) * 13 * 0.6  # monospace at 13 px

@@ -8,7 +8,8 @@ circle, palace = castle, tower = tall block, monument = diamond; neutral pieces 
 outline.  A gold star marks a building in a city, a small flag a pavilion.  Built bridges are
 thick bars in the owner's colour; free printed bridge spots are thin dashed lines.  Each hex
 shows its notation name (``r3c4``) in small print.  Below the board: the round, the pending
-decision and one line per player.
+decision and one line per player (an Automa as ``A:<faction>:<level>``, as in the text view);
+the picture widens when a panel line needs it.
 
 Only the standard library is used; the result is a string starting with ``<svg``.
 """
@@ -35,7 +36,6 @@ from aoi_env.core.state import (
     P_BOOKS,
     P_BOWLS,
     P_COINS,
-    P_FACTION,
     P_PASSED,
     P_SCHOLARS,
     P_SCIENCE,
@@ -44,7 +44,8 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import NUM_COLS, NUM_ROWS
-from aoi_env.data.enums import Building, Faction, Terrain
+from aoi_env.data.enums import Building, Terrain
+from aoi_env.render.text import faction_label
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -53,6 +54,7 @@ R = 30.0  # hex circumradius (px)
 W = math.sqrt(3) * R  # hex width
 MARGIN = 12.0
 PANEL_LINE = 22.0
+CHAR_W = 13 * 0.6  # advance of a monospace character at font-size 13 (about 0.6 em)
 
 TERRAIN_FILL = {
     Terrain.DESERT: "#e9cf5f",
@@ -186,49 +188,63 @@ def board_svg(g: Game) -> list[str]:
     return out
 
 
-def panel_svg(g: Game, top: float) -> list[str]:
-    """SVG elements of the text panel under the board: status line and one line per player."""
+def _status_line(g: Game) -> str:
+    """The round, phase and who decides what."""
     s = g.state
-    d = g.data
-    out: list[str] = []
+    kind = g.pending_kind()
+    if kind is None:
+        return f"{g.config}   game over"
     rnd = int(s.glob[G_ROUND])
     phase = Phase.NAMES[int(s.glob[G_PHASE])]
-    kind = g.pending_kind()
-    who = g.current_seat()
-    if kind is None:
-        status = f"{g.config}   game over"
-    else:
-        status = f"{g.config}   {f'round {rnd}' if rnd else 'setup'}, phase {phase}, seat {who} to decide: "
-        status += kind.name.lower()
+    when = f"round {rnd}" if rnd else "setup"
+    return f"{g.config}   {when}, phase {phase}, seat {g.current_seat()} to decide: {kind.name.lower()}"
+
+
+def _player_line(g: Game, seat: int) -> str:
+    """One player's faction and resources (``>`` marks the seat to decide)."""
+    p = g.state.players[seat]
+    faction = faction_label(g, seat)  # an Automa has no P_FACTION: A:<faction>:<level>
+    column = max(12, *(len(faction_label(g, other)) for other in range(g.seats)))  # aligned, never cut
+    bonus = g.data.bonus_ids[int(p[P_BONUS])] if p[P_BONUS] >= 0 else "-"
+    books = "/".join(str(int(v)) for v in p[P_BOOKS])
+    bowls = "/".join(str(int(v)) for v in p[P_BOWLS])
+    science = "/".join(str(int(v)) for v in p[P_SCIENCE])
+    return (
+        f"{'>' if seat == g.current_seat() else ' '} seat {seat} {faction:<{column}} VP {int(p[P_VP]):>3}"
+        f"  coins {int(p[P_COINS]):>2}  tools {int(p[P_TOOLS]):>2}  scholars {int(p[P_SCHOLARS])}  books {books}"
+        f"  power {bowls}  science {science}  bonus {bonus}{'  passed' if p[P_PASSED] else ''}"
+    )
+
+
+def panel_svg(g: Game, top: float) -> list[str]:
+    """SVG elements of the text panel under the board: status line and one line per player."""
+    out: list[str] = []
     font = 'font-family="monospace" font-size="13"'
-    out.append(f'<text x="{MARGIN:.1f}" y="{top:.1f}" {font} font-weight="bold">{escape(status)}</text>')
+    out.append(f'<text x="{MARGIN:.1f}" y="{top:.1f}" {font} font-weight="bold">{escape(_status_line(g))}</text>')
+    who = g.current_seat()
     for seat in range(g.seats):
-        p = s.players[seat]
         y = top + PANEL_LINE * (seat + 1)
-        faction = Faction(int(p[P_FACTION])).name.lower() if p[P_FACTION] >= 0 else "-"
-        bonus = d.bonus_ids[int(p[P_BONUS])] if p[P_BONUS] >= 0 else "-"
-        books = "/".join(str(int(v)) for v in p[P_BOOKS])
-        bowls = "/".join(str(int(v)) for v in p[P_BOWLS])
-        science = "/".join(str(int(v)) for v in p[P_SCIENCE])
-        line = (
-            f"{'>' if seat == who else ' '} seat {seat} {faction:<12} VP {int(p[P_VP]):>3}  coins {int(p[P_COINS]):>2}"
-            f"  tools {int(p[P_TOOLS]):>2}  scholars {int(p[P_SCHOLARS])}  books {books}  power {bowls}"
-            f"  science {science}  bonus {bonus}{'  passed' if p[P_PASSED] else ''}"
-        )
         out.append(
             f'<rect x="{MARGIN:.1f}" y="{y - 12:.1f}" width="14" height="14" fill="{owner_colour(g, seat)}" '
             f'stroke="{outline_colour(g, seat)}"/>'
         )
         weight = ' font-weight="bold"' if seat == who else ""
-        out.append(f'<text x="{MARGIN + 20:.1f}" y="{y:.1f}" {font}{weight} xml:space="preserve">{escape(line)}</text>')
+        line = escape(_player_line(g, seat))
+        out.append(f'<text x="{MARGIN + 20:.1f}" y="{y:.1f}" {font}{weight} xml:space="preserve">{line}</text>')
     return out
+
+
+def panel_width(g: Game) -> float:
+    """Pixels the panel's longest line needs (a long Automa label or large numbers widen it)."""
+    longest = max(len(_status_line(g)), *(len(_player_line(g, seat)) for seat in range(g.seats)))
+    return MARGIN * 2 + 20 + CHAR_W * longest
 
 
 def render_svg(g: Game) -> str:
     """The whole picture as an SVG document string."""
     board_w = MARGIN * 2 + W * (NUM_COLS + 0.5)
     board_h = MARGIN * 2 + R * (1.5 * (NUM_ROWS - 1) + 2)
-    width = max(board_w, 1100.0)
+    width = max(board_w, 1100.0, panel_width(g))
     height = board_h + PANEL_LINE * (g.seats + 1) + MARGIN
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '

@@ -1,0 +1,308 @@
+"""The text view (aoi_env.render.text) and the terminal player (agents.human): what a person needs
+to see to decide (audit of the render module)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from agents.human import HumanAgent, HumanQuit
+from aoi_env import Game
+from aoi_env.core import automa
+from aoi_env.core.board import hex_name, parse_hex
+from aoi_env.core.pending import TB_BUILD, TB_BUY, Kind
+from aoi_env.core.state import (
+    G_BONUS_ROW,
+    G_BUNDLE_BONUS,
+    G_BUNDLE_FACTION,
+    H_MARK,
+    H_OWNER,
+    H_TERRAIN,
+    P_DRAFT_PALACE,
+    P_PALACE_TILE,
+    P_VP,
+)
+from aoi_env.data import NUM_COLS, NUM_ROWS
+from aoi_env.data.enums import TERRAIN_LETTERS, Building, Faction, Terrain
+from aoi_env.render.text import (
+    CELL,
+    LEGEND,
+    PENDING_TEXT,
+    TERRAIN_NAMES,
+    board_text,
+    cell_start,
+    describe_pending,
+    header_text,
+    players_text,
+    render_text,
+)
+from aoi_env.testing import Scenario
+
+
+def marked_position() -> Game:
+    """Seat 0 (Lake): Palace r4c8 in a city with a pavilion, Workshop r4c9; seat 1 (Swamp): Guild
+    r3c5, a neutral Workshop r2c5 with a pavilion, a neutral Tower r2c4 in a city; seat 2
+    (Desert): School r6c3 and the bridge r6c3-r7c4."""
+    return (
+        Scenario("aoi(players=3)", factions=["blessed", "felines", "goblins"], boards=["lake", "swamp", "desert"])
+        .build(0, "r4c9", "workshop")
+        .build(0, "r4c8", "palace")
+        .city("r4c8", "r4c9")
+        .pavilion("r4c8")
+        .build(1, "r3c5", "guild")
+        .build(1, "r2c5", "workshop", neutral=True)
+        .pavilion("r2c5")
+        .build(1, "r2c4", "tower", neutral=True)
+        .city("r2c4")
+        .build(2, "r6c3", "school")
+        .bridge(2, "r6c3", "r7c4")
+        .turn(1)
+    )
+
+
+def cell(g: Game, name: str) -> str:
+    """The ``CELL`` characters of one hex in ``board_text`` (grid lines follow the column header)."""
+    pos = parse_hex(name)
+    row, col = divmod(pos, NUM_COLS)
+    line = board_text(g).split("\n")[1 + row].ljust(cell_start(row, NUM_COLS))
+    return line[cell_start(row, col) : cell_start(row, col) + CELL]
+
+
+def play_random(game: str, seed: int, until) -> Game:  # noqa: ANN001 - a predicate on the game
+    g = Game(game, seed=seed)
+    rng = np.random.default_rng(seed)
+    while not until(g):
+        legal = g.legal_actions()
+        g.apply_action(legal[int(rng.integers(len(legal)))])
+    return g
+
+
+# ------------------------------------------------------------------------------------------------
+# the board
+
+
+def test_c6_pavilion_shows_and_every_hex_keeps_its_column() -> None:
+    """C6 pavilion: the hex with a pavilion ends in '+' (it was cut off at 3 characters), and every
+    hex of every row starts at ``cell_start``: the terrain letter of each land hex, '~' for a
+    river, blanks off the map."""
+    g = marked_position()
+    assert cell(g, "r4c8") == "LP0+"  # palace (upper case: in a city) of seat 0, pavilion
+    assert cell(g, "r4c9") == "LW0 "
+    for pos in range(NUM_ROWS * NUM_COLS):
+        t = int(g.state.hexes[pos, H_TERRAIN])
+        text = cell(g, hex_name(pos))
+        if t == Terrain.OFF:
+            assert text.strip() == ""
+        elif t == Terrain.RIVER:
+            assert text.strip() == "~"
+        else:
+            assert text[0].upper() == TERRAIN_LETTERS[t], hex_name(pos)
+    assert "+ pavilion" in LEGEND and LEGEND in board_text(g)
+
+
+def test_r46_neutral_pieces_are_marked_and_city_towers_upper_case() -> None:
+    """R46: neutral pieces end in 'n' ('#' with a pavilion), own pieces do not; a Tower in a city
+    is upper case like every building in a city."""
+    g = marked_position()
+    assert cell(g, "r2c5") == "Sw1#"  # neutral Workshop with a pavilion
+    assert cell(g, "r2c4") == "ST1n"  # neutral Tower in a city
+    assert cell(g, "r3c5") == "Sg1 "  # own Guild
+    assert "n neutral" in LEGEND and "UPPER = in a city" in LEGEND
+
+
+def test_r38_bridges_are_listed_with_ends_and_owner() -> None:
+    """R38 bridges: the text view lists each built bridge with both ends and its owner."""
+    text = render_text(marked_position())
+    assert "bridges: r6c3-r7c4 (seat 2)" in text
+    assert "bridges: -" in render_text(Game("aoi(players=3)", seed=0))
+
+
+def test_board_lines_keep_their_width_with_colour() -> None:
+    """ANSI colours wrap each cell: without the escape codes the coloured board is the plain one."""
+    import re
+
+    g = marked_position()
+    plain = re.sub(r"\033\[[0-9;]*m", "", board_text(g, color=True))
+    assert [line.rstrip() for line in plain.split("\n")] == board_text(g).split("\n")
+
+
+# ------------------------------------------------------------------------------------------------
+# setup
+
+
+def test_r15_standard_sets_show_faction_and_bonus_tile_while_picked() -> None:
+    """R15 standard sets: while a set is to be taken, the header names each set's faction and
+    round bonus tile (the moves only say 'set desert'); the line goes once the picks are over."""
+    g = Game("aoi(players=2)", seed=5)
+    glob = g.state.glob
+    want = [
+        f"{TERRAIN_NAMES[t]}={Faction(int(f)).name.lower()}+{g.data.bonus_ids[int(glob[G_BUNDLE_BONUS.start + t])]}"
+        for t, f in enumerate(glob[G_BUNDLE_FACTION])
+    ]
+    assert "sets: " + " ".join(want) in header_text(g)
+    g.apply_move("set desert")
+    assert want[0] not in header_text(g) and want[1] in header_text(g)  # a taken set leaves the line
+    while g.pending_kind() == Kind.PICK_BUNDLE:
+        g.apply_action(g.legal_actions()[0])
+    assert "sets:" not in header_text(g)
+
+
+def test_r16_drafted_palace_tile_shows_in_brackets_until_placed() -> None:
+    """R16 draft: a drafted palace tile shows as '(n)' in the palace column; once the Palace is
+    built it becomes the placed tile 'n' (R68)."""
+    g = Game("aoi(players=3,distribution=draft)", seed=5)
+    while g.state.players[0, P_DRAFT_PALACE] < 0:
+        moves = g.legal_moves()
+        palace = [i for i, m in enumerate(moves) if m.startswith("draft palace")]
+        g.apply_action(g.legal_actions()[palace[0] if palace else 0])
+    tile = int(g.state.players[0, P_DRAFT_PALACE]) + 1
+    row = players_text(g).split("\n")[1]
+    assert f" ({tile}) " in row
+    p = g.state.players[0]
+    p[P_PALACE_TILE], p[P_DRAFT_PALACE] = tile - 1, -1  # what building the Palace does
+    row = players_text(g).split("\n")[1]
+    assert f" ({tile}) " not in row and f" {tile} " in row
+
+
+# ------------------------------------------------------------------------------------------------
+# the Automa
+
+
+def test_automa_faction_is_not_cut_in_the_text_view() -> None:
+    """An Automa's faction and level in full (it was cut to 8 letters: 'A:powermon5')."""
+    g = Game("aoi(players=1,automa=powermongers:5)", seed=1)
+    assert "A:powermongers:5" in players_text(g)
+
+
+def test_automa_md_4_5_bonus_row_deck_size_and_marked_buildings() -> None:
+    """AUTOMA.md §4.5 bonus row: the display is shown left to right (her cards take a tile by
+    position); her deck only as a count (the order is hidden); her marked buildings by name."""
+    g = play_random("aoi(players=1,automa=simpletons:3)", 7, lambda g: g.state.hexes[:, H_MARK].any())
+    row = [g.data.bonus_ids[int(b)] for b in g.state.glob[G_BONUS_ROW] if b >= 0]
+    shown = next(line for line in header_text(g).split("\n") if line.startswith("bonus row (left to right"))
+    assert [x.split("(")[0] for x in shown.split(": ", 1)[1].split()] == row
+    deck = int(automa.record(g, 1)[automa.A_DECK_LEN])
+    h = g.state.hexes
+    marked = [hex_name(p) for p in np.flatnonzero((h[:, H_MARK] > 0) & (h[:, H_OWNER] == 1))]
+    assert marked
+    text = players_text(g)
+    assert f"{deck} cards left in her deck (order hidden)" in text
+    assert "marked buildings: " + " ".join(marked) in text
+    assert cell(g, marked[0]).endswith("*")
+
+
+# ------------------------------------------------------------------------------------------------
+# the pending decision's parameters
+
+
+def test_r42_power_offer_shows_amount_vp_cost_and_builder() -> None:
+    """R42: at a power offer the header says who built, the power gained and its VP cost
+    (gain min(v, capacity, VP + 1), pay gain - 1 VP); the moves are only 'leech accept/decline'."""
+    g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").decide(Kind.OFFER, 1, 3, 0)
+    assert "decision: seat 0 built next to you: accept = gain 3 power for 2 VP (offered 3, R42)" in header_text(g)
+    g.state.players[1, P_VP] = 1  # R42.5: at most VP + 1 = 2 power
+    assert describe_pending(g) == "seat 0 built next to you: accept = gain 2 power for 1 VP (offered 3, R42)"
+
+
+@pytest.mark.parametrize(
+    ("kind", "params", "text"),
+    [
+        (Kind.SPADES, (2,), "2 spades left to place (no buying, no Workshop)"),
+        (
+            Kind.TB_TARGET,
+            (1, TB_BUY | TB_BUILD),
+            "terraform & build: 1 free spade, more bought with tools, then a Workshop",
+        ),
+        (Kind.PAY_BOOKS, (3,), "3 books still to pay, any colour"),
+        (Kind.CHOOSE_BOOKS, (1,), "1 book to gain, colour of choice"),
+        (Kind.STEPS_ANY, (2,), "2 science steps to place one at a time (R48)"),
+        (Kind.STEPS_ONE, (3,), "3 science steps, all in one discipline"),
+        (Kind.NEUTRAL_PLACE, (Building.GUILD,), "place a neutral guild in reach (R46)"),
+        (Kind.BRIDGE_END, (0, 2), "2 bridges left to build"),
+    ],
+)
+def test_pending_parameters_are_described(kind: Kind, params: tuple[int, ...], text: str) -> None:
+    """Spades, books, steps, a neutral building (R46), bridges: how many are still to place or pay
+    (pending.py p0, p1 ...) is in the header and the human's prompt, not only in the engine."""
+    g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").set(0, books=[3, 3, 3, 3]).decide(kind, 0, *params)
+    assert g.pending_kind() == kind
+    assert text in header_text(g)
+    lines: list[str] = []
+    HumanAgent(stream=io.StringIO("0\n"), out=lambda *a, **k: lines.append(a[0]), show_board=False).choose(g)
+    assert text in lines[0]
+
+
+def test_every_described_kind_has_a_text() -> None:
+    """Every entry of the table reads its row (kind, seat, p0 ...) without error."""
+    g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").turn(0)
+    for kind, describe in PENDING_TEXT.items():
+        assert describe(g, [int(kind), 0, 1, 1, 1, 1, 0, 0]), kind.name
+
+
+# ------------------------------------------------------------------------------------------------
+# the human at the terminal
+
+
+def human(g: Game, typed: str, **kwargs: object) -> tuple[int | None, str]:
+    """The move the human chose (None when the input ran out) and everything shown."""
+    lines: list[str] = []
+    agent = HumanAgent(stream=io.StringIO(typed), out=lambda *a, **k: lines.append(a[0] if a else ""), **kwargs)
+    try:
+        action = agent.choose(g)
+    except EOFError:
+        action = None
+    return action, "\n".join(lines)
+
+
+def test_human_out_of_range_number_names_the_range() -> None:
+    """'999' is not a move number: say so with the range (it used to say 'unknown verb')."""
+    g = Game("aoi(players=2)", seed=5)
+    n = len(g.legal_moves())
+    action, shown = human(g, "999\n0\n")
+    assert f"no move number 999 (0..{n - 1})" in shown and "unknown verb" not in shown
+    assert action == g.legal_actions()[0]
+
+
+def test_human_help_lists_the_commands() -> None:
+    action, shown = human(Game("aoi(players=2)", seed=5), "help\n")
+    assert action is None
+    for command in ("<number>", "<notation>", "?", "help", "quit"):
+        assert command in shown
+
+
+def test_human_quit_raises_an_eof_error() -> None:
+    """'quit' leaves the game with HumanQuit, an EOFError: ``aoi play`` stops on it (exit 130)."""
+    agent = HumanAgent(stream=io.StringIO("quit\n"), out=lambda *a, **k: None)
+    with pytest.raises(HumanQuit, match="quit"):
+        agent.choose(Game("aoi(players=2)", seed=5))
+    assert issubclass(HumanQuit, EOFError)
+
+
+def test_aoi_play_stops_when_the_human_quits(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:  # noqa: ANN001
+    from aoi_env.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\nquit\n"))
+    assert main(["play", "--agents", "human,automa:1", "--seed", "0", "--watch", "end"]) == 0  # quitting is normal
+    assert "the human player quit" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--agents", "human,automa:1", "--seed", "0", "--watch", "end"]) == 130  # input ended
+
+
+def test_human_sees_the_board_before_a_decision_when_it_changed() -> None:
+    """The text view before the first decision and after a change; not again for an unchanged
+    position (a second prompt for the same board shows only the moves)."""
+    g = Game("aoi(players=2)", seed=5)
+    lines: list[str] = []
+    agent = HumanAgent(stream=io.StringIO("0\n0\n"), out=lambda *a, **k: lines.append(a[0] if a else ""))
+    agent.choose(g)
+    assert sum("round tiles:" in line for line in lines) == 1
+    lines.clear()
+    agent.choose(g)  # same position: no new view
+    assert not any("round tiles:" in line for line in lines)
+    g.apply_move("set desert")
+    lines.clear()
+    agent.stream = io.StringIO("0\n")
+    agent.choose(g)
+    assert sum("round tiles:" in line for line in lines) == 1
