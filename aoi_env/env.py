@@ -109,7 +109,7 @@ views below; `layout()` their slices.
 | 7271:7274 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
 | 7274:7277 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
 | 7277:7281 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 7281:7282 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 / fixed setup |
+| 7281:7282 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 |
 | 7282:7285 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
 | 7285:7290 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
 | 7290:7295 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |

@@ -272,7 +272,7 @@ LAYOUT: tuple[Block, ...] = (
     Block("pending_source", (3,), "upgrade source: paid action, free (palace 4, BA5), palace 3 swap"),
     Block("pending_bridge", (3,), "bridge mode: spell/printed, Moles; bridges left / 3"),
     Block("pending_discipline", (4,), "discipline of a key decision (R50)"),
-    Block("pending_option", (1,), "second action (MAIN) / during setup / from palace 11 / fixed setup"),
+    Block("pending_option", (1,), "second action (MAIN) / during setup / from palace 11"),
     Block("pending_parts", (3,), "palace 15 parts left: spades, bridges, books (R135)"),
     Block("pending_builder", (S,), "power offer: the builder, relative seat (R42)"),
     Block("pending_turn", (S,), "Phase II: the seat whose turn it is, relative (decisions also come in others' turns)"),
@@ -293,7 +293,7 @@ _COUNT_P0 = frozenset(
     {Kind.TB_TARGET, Kind.TB_TUNNEL, Kind.TB_FLY, Kind.TB_SPADES, Kind.TB_FINISH, Kind.SPADES, Kind.PAY_BOOKS,
      Kind.CHOOSE_BOOKS, Kind.STEPS_ANY, Kind.STEPS_ONE, Kind.OFFER, Kind.REWARD_ORDER}
 )  # fmt: skip
-_OPTION_P0 = frozenset({Kind.MAIN, Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_CITY, Kind.PICK_BONUS})
+_OPTION_P0 = frozenset({Kind.MAIN, Kind.CHOOSE_COMPETENCY, Kind.CHOOSE_CITY})
 _BUILDING_P0 = frozenset({Kind.INITIAL_PLACE, Kind.UPGRADE_TARGET, Kind.NEUTRAL_PLACE})
 _HEX_P2 = frozenset({Kind.TB_SPADES, Kind.TB_FINISH, Kind.BRIDGE_DIR})
 _HEX_P0 = frozenset({Kind.LIZARD_BUILD})  # p0 = hex + 1, 0 = none

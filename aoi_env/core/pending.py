@@ -21,7 +21,7 @@ class Kind(IntEnum):
     # --- setup decisions (R15-R23)
     PICK_BUNDLE = 1  # standard distribution: take a set (R15)
     DRAFT_PICK = 2  # draft: planning card / faction / palace tile (R16)
-    PICK_BONUS = 3  # take a round bonus tile at setup (R16.8); p0 = 1 if part of fixed setup
+    PICK_BONUS = 3  # take a round bonus tile at setup (R16.8); no parameters
     INITIAL_KIND = 4  # Omar: place a Workshop or the Tower now (OP-43)
     INITIAL_PLACE = 5  # p0 = Building to place on an empty native hex, no reach (R21, R22)
     # --- turn
