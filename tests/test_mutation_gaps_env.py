@@ -1,6 +1,6 @@
 """Tests from a mutation audit of the environment layer (env.py, observation.py,
 observation_jit.py, vector.py, train/seat_env.py).  Each test was checked to fail on
-the mutant named in its docstring (270 mutants, /tmp/s8/mut in the eighth session)."""
+the mutant named in its docstring (270 mutants; docs/reliability.md)."""
 
 from __future__ import annotations
 

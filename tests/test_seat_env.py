@@ -212,3 +212,24 @@ def test_bad_arguments_raise_value_errors():
         SeatEnv("aoi(players=1,automa=simpletons:1)")
     pool = OpponentPool({"random": 0.0, "heuristic": 1.0})
     assert pool.draw_kind(np.random.default_rng(0)) == "heuristic"
+
+
+def test_design8_seat_env_rejects_bad_parameters_and_steps_after_the_end() -> None:
+    """DESIGN 8: bad constructor and reset arguments are ValueErrors naming the valid values; a
+    step after the game ended is a RuntimeError (gymnasium: call reset)."""
+    from train.seat_env import SeatEnv
+
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi', got 'human'"):
+        SeatEnv("aoi(players=2)", render_mode="human")
+    with pytest.raises(ValueError, match="setup_choices must be 'random' or 'players', got 'none'"):
+        SeatEnv("aoi(players=2)", setup_choices="none")
+    env = SeatEnv("aoi(players=2)", "random")
+    with pytest.raises(ValueError, match=r"seat 2 is not a player seat of .* \(0..1\)"):
+        env.reset(seed=0, options={"seat": 2})
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    with pytest.raises(RuntimeError, match="the game is over: call reset"):
+        env.step(0)

@@ -71,6 +71,8 @@ class SeatEnv(gym.Env):
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         if learner_seat is not None and not 0 <= learner_seat < self.base.players:
             raise ValueError(f"learner_seat must be 0..{self.base.players - 1} or None, got {learner_seat}")
+        if setup_choices not in ("random", "players"):
+            raise ValueError(f"setup_choices must be 'random' or 'players', got {setup_choices!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool(opponents)
