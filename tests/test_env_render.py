@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from functools import partial
 
+import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
@@ -100,7 +101,7 @@ def test_a16_svg_draws_every_hex_in_its_terrain_colour(game: str, side: str) -> 
     x, y = center(0)
     corners = [tuple(map(float, p.split(","))) for p in hexes[0].get("points").split()]
     assert corners[0][0] > x and corners[0][1] < y and len(corners) == 6
-    labels = {t.text for t in elements(svg, "text") if (t.text or "").startswith("r")}
+    labels = {t.text for t in elements(svg, "text") if t.get("class") != "panel"}
     assert labels == {hex_name(p) for p in range(117) if geo.land[p] or geo.river[p]}  # notation names
 
 
@@ -158,3 +159,21 @@ def test_a16_svg_panel_names_an_automa_by_faction_and_level() -> None:
     assert "seat 1 A:powermongers:5 " in automa_line
     root = ET.fromstring(svg)
     assert float(root.get("width")) >= 12 + 20 + len(automa_line) * 13 * 0.6  # monospace at 13 px
+
+
+def test_a16_svg_panel_shows_the_displays_and_each_players_holdings() -> None:
+    """Under the board, as in the text view: the displays (round tiles, bonus tiles, innovations,
+    competencies, palace and city tiles) and per player the tracks, palace tile, cities, bridges,
+    competencies and innovations; an Automa's deck size, never its order (AUTOMA.md §4.3)."""
+    from aoi_env.render.text import header_text, holdings_text
+
+    g = Game("aoi(players=1,automa=simpletons:3)", seed=2)
+    rng = np.random.default_rng(0)
+    while int(g.state.glob[G_ROUND]) < 4:  # into the game: tiles taken, components held
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    texts = [t.text or "" for t in elements(render_svg(g), "text", "panel")]
+    for line in header_text(g).splitlines()[1:]:
+        assert line in texts
+    details = [t for t in texts if t.startswith("    sailing")]
+    assert len(details) == 2 and all(holdings_text(g, seat) in details[seat] for seat in range(2))
+    assert any("cards left in her deck (order hidden)" in t for t in texts)

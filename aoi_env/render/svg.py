@@ -8,8 +8,11 @@ circle, palace = castle, tower = tall block, monument = diamond; neutral pieces 
 outline.  A gold star marks a building in a city, a small flag a pavilion.  Built bridges are
 thick bars in the owner's colour; free printed bridge spots are thin dashed lines.  Each hex
 shows its notation name (``r3c4``) in small print.  Below the board: the round, the pending
-decision and one line per player (an Automa as ``A:<faction>:<level>``, as in the text view);
-the picture widens when a panel line needs it.
+decision, the displays (round and final tiles, bonus tiles, innovations, competencies, palace
+and city tiles, the 2-player neutral faction: the text view's header), and per player a line of
+resources and one of tracks, palace, cities, bridges, competencies and innovations (an Automa as
+``A:<faction>:<level>``, with her deck size and marked buildings); the picture widens when a
+panel line needs it.
 
 Only the standard library is used; the result is a string starting with ``<svg``.
 """
@@ -35,17 +38,21 @@ from aoi_env.core.state import (
     P_BONUS,
     P_BOOKS,
     P_BOWLS,
+    P_BRIDGES,
+    P_CITIES,
     P_COINS,
     P_PASSED,
+    P_SAILING,
     P_SCHOLARS,
     P_SCIENCE,
+    P_TERRAFORMING,
     P_TOOLS,
     P_VP,
     Phase,
 )
 from aoi_env.data import NUM_COLS, NUM_ROWS
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.render.text import faction_label
+from aoi_env.render.text import automa_text, faction_label, header_text, holdings_text, palace_label
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -216,28 +223,56 @@ def _player_line(g: Game, seat: int) -> str:
     )
 
 
+def _player_details(g: Game, seat: int) -> list[str]:
+    """The second and later lines of a player: tracks, palace, cities, bridges, competencies and
+    innovations; an Automa's deck size and marked buildings (the text view's words)."""
+    p = g.state.players[seat]
+    lines = [
+        f"    sailing {int(p[P_SAILING])}  spade cost {3 - int(p[P_TERRAFORMING])} tools  palace "
+        f"{palace_label(p)}  cities {int(p[P_CITIES])}  bridges {int(p[P_BRIDGES])}  {holdings_text(g, seat)}".rstrip()
+    ]
+    if g.is_automa(seat):
+        lines.append("    " + automa_text(g, seat).strip())
+    return lines
+
+
+def panel_lines(g: Game) -> list[tuple[str, int | None]]:
+    """The panel's lines under the board, each with the seat it belongs to (None: the game):
+    the status, the displays (the text view's header), then each player's lines."""
+    lines: list[tuple[str, int | None]] = [(_status_line(g), None)]
+    lines += [(line, None) for line in header_text(g).splitlines()[1:]]
+    for seat in range(g.seats):
+        lines.append((_player_line(g, seat), seat))
+        lines += [(line, seat) for line in _player_details(g, seat)]
+    return lines
+
+
 def panel_svg(g: Game, top: float) -> list[str]:
-    """SVG elements of the text panel under the board: status line and one line per player."""
+    """SVG elements of the panel under the board (``panel_lines``): the status line in bold, a
+    colour square before each player's first line, the deciding seat's lines in bold."""
     out: list[str] = []
     font = 'font-family="monospace" font-size="13"'
-    out.append(f'<text x="{MARGIN:.1f}" y="{top:.1f}" {font} font-weight="bold">{escape(_status_line(g))}</text>')
     who = g.current_seat()
-    for seat in range(g.seats):
-        y = top + PANEL_LINE * (seat + 1)
+    previous: int | None = None
+    for i, (text, seat) in enumerate(panel_lines(g)):
+        y = top + PANEL_LINE * i
+        if seat is not None and seat != previous:
+            out.append(
+                f'<rect x="{MARGIN:.1f}" y="{y - 12:.1f}" width="14" height="14" fill="{owner_colour(g, seat)}" '
+                f'stroke="{outline_colour(g, seat)}"/>'
+            )
+        previous = seat
+        weight = ' font-weight="bold"' if i == 0 or (seat is not None and seat == who) else ""
+        x = MARGIN + (20 if seat is not None else 0)
         out.append(
-            f'<rect x="{MARGIN:.1f}" y="{y - 12:.1f}" width="14" height="14" fill="{owner_colour(g, seat)}" '
-            f'stroke="{outline_colour(g, seat)}"/>'
+            f'<text class="panel" x="{x:.1f}" y="{y:.1f}" {font}{weight} xml:space="preserve">{escape(text)}</text>'
         )
-        weight = ' font-weight="bold"' if seat == who else ""
-        line = escape(_player_line(g, seat))
-        out.append(f'<text x="{MARGIN + 20:.1f}" y="{y:.1f}" {font}{weight} xml:space="preserve">{line}</text>')
     return out
 
 
 def panel_width(g: Game) -> float:
     """Pixels the panel's longest line needs (a long Automa label or large numbers widen it)."""
-    longest = max(len(_status_line(g)), *(len(_player_line(g, seat)) for seat in range(g.seats)))
-    return MARGIN * 2 + 20 + CHAR_W * longest
+    return MARGIN * 2 + 20 + CHAR_W * max(len(text) for text, _ in panel_lines(g))
 
 
 def render_svg(g: Game) -> str:
@@ -245,7 +280,7 @@ def render_svg(g: Game) -> str:
     board_w = MARGIN * 2 + W * (NUM_COLS + 0.5)
     board_h = MARGIN * 2 + R * (1.5 * (NUM_ROWS - 1) + 2)
     width = max(board_w, 1100.0, panel_width(g))
-    height = board_h + PANEL_LINE * (g.seats + 1) + MARGIN
+    height = board_h + PANEL_LINE * len(panel_lines(g)) + MARGIN
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}">',

@@ -332,6 +332,16 @@ def palace_label(p: np.ndarray) -> str:
     return "-"
 
 
+def holdings_text(g: Game, seat: int) -> str:
+    """The competency tiles and innovations a seat holds (empty when none)."""
+    p = g.state.players[seat]
+    comps = [f"C{c + 1}" for c in range(12) if int(p[P_COMPETENCIES]) >> c & 1]
+    innov = [g.data.innovation_keys[int(t)] for t in p[P_INNOVATIONS] if t >= 0]
+    if not comps and not innov:
+        return ""
+    return f"competencies: {' '.join(comps) or '-'}   innovations: {' '.join(innov) or '-'}"
+
+
 def automa_text(g: Game, seat: int) -> str:
     """An Automa's public extras: how many cards her deck holds (never their order), her marked
     buildings (AUTOMA.md §5.1)."""
@@ -365,10 +375,9 @@ def players_text(g: Game) -> str:
             f"{int(p[P_SAILING]):>4} {3 - int(p[P_TERRAFORMING]):>3}  {built:<18} {bonus:<5} {palace_label(p):<6} "
             f"{int(p[P_CITIES]):<6} {int(p[P_BRIDGES]):<7} {'yes' if p[P_PASSED] else 'no'}"
         )
-        comps = [f"C{c + 1}" for c in range(12) if int(p[P_COMPETENCIES]) >> c & 1]
-        innov = [d.innovation_keys[int(t)] for t in p[P_INNOVATIONS] if t >= 0]
-        if comps or innov:
-            rows.append(f"     competencies: {' '.join(comps) or '-'}   innovations: {' '.join(innov) or '-'}")
+        holdings = holdings_text(g, seat)
+        if holdings:
+            rows.append(f"     {holdings}")
         if g.is_automa(seat):
             rows.append(automa_text(g, seat))
     return "\n".join(rows)
