@@ -377,6 +377,8 @@ def test_r94_lizards_workshop_decision_names_the_terraformed_hex() -> None:
     assert g.pending_kind() == Kind.LIZARD_BUILD
     v = both_encoders(g, 0)
     assert np.flatnonzero(v["hex_pending"][0]).tolist() == [parse_hex("r5c4")]
+    # its flags too (p1: buy spades, Lizards; a mutation audit dropped LIZARD_BUILD from the flag kinds)
+    assert v["pending_flags"].tolist() == [1.0, 0.0, 1.0, 0.0]
 
 
 def test_r55_reward_order_shows_the_number_of_city_rewards_and_the_acquisition() -> None:

@@ -147,24 +147,6 @@ def _both(g: Game, seat: int) -> list[dict[str, np.ndarray]]:
     return [views(ObservationEncoder(compiled=c).encode(g, seat)) for c in flags]
 
 
-def test_r94_lizards_workshop_decision_shows_its_flags() -> None:
-    """Card, ``pending_flags``: "Terraform & Build flags: buy spades, Workshop allowed, Lizards, no
-    jump" are written for the Lizards' Workshop decision too (Kind.LIZARD_BUILD, p1 = flags, R94).
-    Mutant O76: LIZARD_BUILD is dropped from the kinds whose flags are encoded."""
-    from aoi_env.core.pending import Kind
-    from aoi_env.testing import Scenario
-
-    sc = Scenario("aoi(players=3)", factions=["lizards", "goblins", "omar"], boards=["swamp", "desert", "lake"])
-    sc.round(1, tile="T1").build(0, "r8c5", "palace").palace_tile(0, 9).build(0, "r8c6", "guild")
-    sc.build(0, "r8c7", "workshop").terrain("r8c8", "swamp").set(0, scholars=2, scholar_supply=5, tools=5, coins=10)
-    g = sc.turn(0)
-    for move in ("build", "target r8c8", "city K1", "fly", "fly r5c4", "spades 1"):
-        g.apply_move(move)
-    assert g.pending_kind() == Kind.LIZARD_BUILD
-    for v in _both(g, 0):
-        assert v["pending_flags"].tolist() == [1.0, 0.0, 1.0, 0.0]  # buy spades, Lizards
-
-
 def test_r50_key_decision_shows_its_discipline_and_the_steps_still_to_go() -> None:
     """Card, ``pending_discipline`` / ``pending_count``: a key decision (Kind.USE_KEY: p0 the
     discipline, p1 the steps still to go above 7, R50, OP-30) shows the discipline one-hot and
