@@ -71,7 +71,9 @@ def make_agent(spec: str, seed: int | None = 0) -> Agent:
     name, _, arg = spec.strip().partition(":")
     name = name.lower()  # the argument keeps its case (model:PATH)
     if name == "model" and name not in _REGISTRY:
-        import train.policy_agent  # noqa: F401  registers "model" (needs the train extra: torch)
+        from train.policy_agent import register  # the train extra (torch is imported only to load)
+
+        register()
     entry = _REGISTRY.get(name)
     if entry is None:
         raise ValueError(f"unknown agent {spec!r}; valid: {', '.join(available_specs())}")

@@ -1,4 +1,5 @@
-"""The ``aoi`` command: one entry point with subcommands (later issues add train, eval, play, ...)."""
+"""The ``aoi`` command: one entry point with subcommands (setup-demo, demo, play, replay, tournament,
+balance, bench, fuzz, train, eval; ``aoi --help`` lists them)."""
 
 from __future__ import annotations
 

@@ -125,11 +125,25 @@ def test_resume_takes_the_configs_ppo_settings_and_the_league_at_the_checkpoint(
     (pool_dir / "snapshot_notes.zip").write_bytes(b"")  # not a LeagueSnapshots name: left alone
     snapshots = league_snapshots(pool_dir)
     assert [step for step, _ in snapshots] == [50, 100, 150, 200]
-    assert resume_league(venv, snapshots, step=100) == 2
-    assert pool.snapshots == [str(pool_dir / "snapshot_000000050.zip"), str(pool_dir / "snapshot_000000100.zip")]
+    baseline = tmp_path / "untrained.zip"
+    baseline.write_bytes(b"")
+    assert resume_league(venv, snapshots, step=100, baseline=baseline) == 3
+    assert pool.snapshots == [str(baseline)] + [str(pool_dir / f"snapshot_{s:09d}.zip") for s in (50, 100)]
     assert sorted(p.name for p in pool_dir.iterdir()) == [
         "snapshot_000000050.zip", "snapshot_000000100.zip", "snapshot_notes.zip"
     ]  # fmt: skip
+
+
+def test_league_snapshots_continue_their_schedule_after_a_resume(tmp_path: Path) -> None:
+    """A resumed model at step 1024 with snapshots every 512 saves its next one at 1536, not at
+    once and again at every step until a counter starting from 0 catches up."""
+    from train.callbacks import LeagueSnapshots
+
+    model = sb3_contrib.MaskablePPO.load(save_model(tmp_path / "m.zip"), device="cpu")
+    model.num_timesteps = 1024
+    callback = LeagueSnapshots(512, tmp_path / "pool")
+    callback.init_callback(model)
+    assert callback._next == 1536
 
 
 def test_every_periodic_evaluation_plays_the_same_games_from_the_learner_seat(tmp_path: Path) -> None:

@@ -106,7 +106,8 @@ class LeagueSnapshots(BaseCallback):
 
     def _init_callback(self) -> None:
         self.pool_dir.mkdir(parents=True, exist_ok=True)
-        self._next = (self.num_timesteps // self.every + 1) * self.every
+        # the model's count: a resumed run continues the schedule (the callback's own is 0 until a step)
+        self._next = (self.model.num_timesteps // self.every + 1) * self.every
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:

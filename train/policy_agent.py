@@ -142,4 +142,9 @@ def _make_model(arg: str | None, seed: int | None) -> PolicyAgent:
     return PolicyAgent.from_path(arg, seed=seed)
 
 
-register_agent("model", _make_model, "model:<path.zip>", "a trained MaskablePPO policy, most likely legal id")
+def register() -> None:
+    """Register ``model:PATH`` with ``agents`` (done on import; again after a registry reset)."""
+    register_agent("model", _make_model, "model:<path.zip>", "a trained MaskablePPO policy, most likely legal id")
+
+
+register()

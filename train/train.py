@@ -217,11 +217,15 @@ def final_evaluation(cfg: TrainConfig, trained: Path, baseline: Path | None) -> 
     return results
 
 
-def resume_league(venv: Any, snapshots: list[tuple[int, Path]], step: int) -> int:
-    """The league as it was at the checkpoint's ``step``: its snapshots, oldest first.  Snapshots
-    written after it belong to the run that was abandoned; they are deleted, since the resumed run
-    writes its own under the same names."""
+def resume_league(venv: Any, snapshots: list[tuple[int, Path]], step: int, baseline: Path | None = None) -> int:
+    """The league as it was at the checkpoint's ``step``: the untrained ``baseline`` (the first
+    snapshot of every run), then its snapshots, oldest first; the pool keeps the newest
+    ``max_snapshots`` as it did.  Snapshots written after ``step`` belong to the run that was
+    abandoned; they are deleted, since the resumed run writes its own under the same names."""
     kept = 0
+    if baseline is not None and baseline.exists():
+        venv.env_method("add_snapshot", str(baseline))
+        kept += 1
     for snap_step, snap in snapshots:
         if snap_step <= step:
             venv.env_method("add_snapshot", str(snap))
@@ -265,7 +269,7 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
     model = build_model(cfg, venv, out, resume)
     if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
         model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
-        kept = resume_league(venv, snapshots, model.num_timesteps)
+        kept = resume_league(venv, snapshots, model.num_timesteps, baseline)
     else:
         save_model(model, baseline, cfg)
         kept = 0
