@@ -16,8 +16,15 @@ Rule tests (and independent rulebook scenarios) use this instead of playing a wh
 ``Scenario`` starts from a real setup of the given game (so tile displays, book actions and so on
 are those of ``seed``), then clears the map and resets every player to the printed starting
 values of their planning board (15 coins, 3 tools, bowls, sailing start) with science 0 and no
-buildings.  Setters change the arrays directly; ``turn`` returns the ``Game`` with the seat's main
-action pending.  By default forced decisions are *not* skipped, so a test spells out every step.
+buildings.  Setters change the arrays directly, keeping the bookkeeping that goes with them
+(supplies, displays, keys, the passing order; see each method); ``turn`` returns the ``Game`` with
+the seat's main action pending.  By default forced decisions are *not* skipped, so a test spells
+out every step.
+
+``turn`` and ``decide`` check the state invariants (``aoi_env.core.invariants.check``, an
+``AssertionError`` naming each problem), so a rule is never exercised on a position real play
+cannot reach.  A test that builds one on purpose opts out with ``Scenario(..., check=False)`` or
+``.unchecked()`` and says why.
 """
 
 from __future__ import annotations
@@ -27,11 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from aoi_env.core import pending
+from aoi_env.core import invariants, pending
 from aoi_env.core.board import parse_hex
 from aoi_env.core.config import GameConfig
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
+from aoi_env.core.rules.science import KEY_LEVEL
 from aoi_env.core.state import (
     G_BONUS_COINS,
     G_BONUS_STATE,
@@ -47,6 +55,7 @@ from aoi_env.core.state import (
     G_NUM_BRIDGES,
     G_ORDER,
     G_PALACE_STATE,
+    G_PAVILIONS_LEFT,
     G_PHASE,
     G_ROUND,
     G_ROUND_TILES,
@@ -120,6 +129,7 @@ class Scenario:
         boards: list[str] | None = None,
         seed: int = 0,
         skip_forced: bool = False,
+        check: bool = True,
     ) -> None:
         cfg = GameConfig.parse(game) if isinstance(game, str) else game
         params = cfg.to_params()
@@ -130,6 +140,7 @@ class Scenario:
         params["setup_choices"] = "random"
         params["skip_forced"] = skip_forced
         self.g = Game(GameConfig.from_params(params), seed=seed)
+        self.check = check
         self._reset()
 
     # -- reset to a clean, printed start ----------------------------------------------------
@@ -150,6 +161,10 @@ class Scenario:
             s.glob[G_NEUTRAL_LEFT.start + Building[key.upper()]] = count
         s.glob[G_CITY_LEFT] = self.g.data.raw["city_copies"]
         s.glob[G_COMP_LEFT] = self.g.data.raw["competency_display"]["copies"]
+        s.glob[G_PAVILIONS_LEFT] = self.g.data.raw["pavilion_pieces"]
+        s.glob[G_NEXT_ORDER] = -1
+        s.glob[G_NEXT_COUNT] = 0
+        self._passing: list[int] = []  # seats marked passed, in that order (R78.4)
         owner = s.glob[G_INNOV_OWNER]
         owner[owner >= 0] = -1
         palace = s.glob[G_PALACE_STATE]
@@ -221,6 +236,15 @@ class Scenario:
             self.g.state.hexes[parse_hex(x), H_CITY] = 1
         return self
 
+    def city_tile(self, seat: int, *tiles: str) -> Scenario:
+        """The seat has taken these city tiles from the supply (each also a key, R45; the reward
+        is not given)."""
+        s = self.g.state
+        for tile in tiles:
+            s.glob[G_CITY_LEFT.start + self.g.data.city_ids.index(tile)] -= 1
+            s.players[seat, P_CITIES] += 1
+        return self
+
     def bridge(self, seat: int, a: str, b: str) -> Scenario:
         s = self.g.state
         x, y = parse_hex(a), parse_hex(b)
@@ -233,10 +257,25 @@ class Scenario:
     def set(self, seat: int, **values: Any) -> Scenario:
         """Set player values: vp, coins, tools, scholars, scholar_supply, sailing, terraforming,
         cities, pavilions, passed (ints), bowls (I, II, III), books / science (4 values or a
-        dict by discipline)."""
-        p = self.g.state.players[seat]
+        dict by discipline).
+
+        The bookkeeping follows unless the call sets it too: ``scholars`` moves scholars between
+        holdings and the personal supply (7 in all, R3); ``pavilions`` takes them from (or returns
+        them to) the supply (C6); ``science`` with tracks at 8 or more gives at least as many
+        keys (R50, as ``cities``); ``passed`` adds the seat to the passing order (R78.4)."""
+        s = self.g.state
+        p = s.players[seat]
         for key, value in values.items():
-            if key in _FIELDS:
+            if key == "pavilions":
+                s.glob[G_PAVILIONS_LEFT] -= int(value) - int(p[P_PAVILIONS])
+                p[P_PAVILIONS] = value
+            elif key == "passed":
+                p[P_PASSED] = value
+                if value and seat not in self._passing:
+                    self._passing.append(seat)
+                elif not value and seat in self._passing:
+                    self._passing.remove(seat)
+            elif key in _FIELDS:
                 p[_FIELDS[key]] = value
             elif key == "bowls":
                 p[P_BOWLS] = value
@@ -251,15 +290,33 @@ class Scenario:
                     p[field] = value
             else:
                 raise ValueError(f"unknown player value {key!r}")
+        if "scholars" in values and "scholar_supply" not in values:
+            on_board = int(np.count_nonzero(s.glob[G_SCHOLAR_SPACES] == seat))
+            p[P_SCHOLAR_SUPPLY] = self.g.data.raw["scholars_per_player"] - int(p[P_SCHOLARS]) - on_board
+        if "science" in values and "cities" not in values and not self.g.is_automa(seat):  # she has no keys
+            p[P_CITIES] = max(int(p[P_CITIES]), int(np.count_nonzero(p[P_SCIENCE] >= KEY_LEVEL)))
+        return self
+
+    def scholar_space(self, seat: int, discipline: str, space: int = 0) -> Scenario:
+        """Put one of the seat's scholars on a science space (0 = the "3" space, 1-3 the "2"
+        spaces, R47), from the personal supply."""
+        s = self.g.state
+        i = G_SCHOLAR_SPACES.start + DISC.index(discipline) * 4 + space
+        if s.glob[i] != -1:
+            raise ValueError(f"scholar space {discipline} {space} is taken")
+        s.glob[i] = seat
+        s.players[seat, P_SCHOLAR_SUPPLY] -= 1
         return self
 
     def bonus(self, seat: int, tile: str) -> Scenario:
-        """Give the seat a round bonus tile (its old one goes back to the display)."""
+        """Give the seat a round bonus tile, from the display or its holder (the seat's old tile
+        goes back to the display)."""
         s = self.g.state
         b = self.g.data.bonus_ids.index(tile)
         old = int(s.players[seat, P_BONUS])
         if old >= 0:
             s.glob[G_BONUS_STATE.start + old] = -1
+        s.players[s.players[:, P_BONUS] == b, P_BONUS] = -1  # taken from its holder, if any
         s.glob[G_BONUS_STATE.start + b] = seat
         s.glob[G_BONUS_COINS.start + b] = 0
         s.players[seat, P_BONUS] = b
@@ -283,13 +340,23 @@ class Scenario:
         state = s.glob[G_BONUS_STATE]
         state[state == -1] = -2
         for t in tiles:
-            state[self.g.data.bonus_ids.index(t)] = -1
+            b = self.g.data.bonus_ids.index(t)
+            if state[b] >= 0:
+                raise ValueError(f"bonus tile {t} is held by seat {int(state[b])}")
+            state[b] = -1
         return self
 
     def palace_tile(self, seat: int, number: int) -> Scenario:
         """The seat has built its Palace with tile ``number`` (building placed separately)."""
         s = self.g.state
         s.players[seat, P_PALACE_TILE] = number - 1
+        s.glob[G_PALACE_STATE.start + number - 1] = seat
+        return self
+
+    def draft_palace(self, seat: int, number: int) -> Scenario:
+        """Draft variant: palace tile ``number`` waits on the seat's planning board (R68, OP-54)."""
+        s = self.g.state
+        s.players[seat, P_DRAFT_PALACE] = number - 1
         s.glob[G_PALACE_STATE.start + number - 1] = seat
         return self
 
@@ -342,10 +409,30 @@ class Scenario:
             s.glob[G_FINAL_TILE] = self.g.data.final_tile_ids.index(final)
         return self
 
+    def unchecked(self) -> Scenario:
+        """Skip the invariant check of ``turn`` / ``decide``: only for a test that deliberately
+        builds a position real play cannot reach (say why where it is used)."""
+        self.check = False
+        return self
+
     def state(self):  # noqa: ANN201 - the State, for direct inspection
         return self.g.state
 
     # -- finish -------------------------------------------------------------------------------
+
+    def _passing_order(self) -> None:
+        """The passing order (R78.4): the seats marked passed, in the order ``set`` marked them
+        (seats whose flag was written directly follow in seat order); an order written directly
+        that names exactly the passed seats stays."""
+        s = self.g.state
+        passed = [q for q in range(self.g.seats) if s.players[q, P_PASSED]]
+        count = int(s.glob[G_NEXT_COUNT])
+        if 0 <= count <= self.g.seats and sorted(s.glob[G_NEXT_ORDER][:count].tolist()) == passed:
+            return
+        order = [q for q in self._passing if q in passed] + [q for q in passed if q not in self._passing]
+        s.glob[G_NEXT_ORDER] = -1
+        s.glob[G_NEXT_ORDER.start : G_NEXT_ORDER.start + len(order)] = order
+        s.glob[G_NEXT_COUNT] = len(order)
 
     def turn(self, seat: int, phase: int = Phase.ACTIONS) -> Game:
         """Return the game with ``seat``'s main action pending in Phase II (turn order: seats)."""
@@ -354,15 +441,13 @@ class Scenario:
         order = [(seat + k) % n for k in range(n)]
         s.glob[G_ORDER] = -1
         s.glob[G_ORDER.start : G_ORDER.start + n] = order
-        s.glob[G_NEXT_ORDER] = -1
-        s.glob[G_NEXT_COUNT] = 0
+        self._passing_order()
         s.glob[G_TURN] = 0
         s.glob[G_PHASE] = phase
         s.glob[G_DEPTH] = 0
         pending.push(s, Kind.END_TURN, seat)
         pending.push(s, Kind.MAIN, seat, 0)
-        self.g._advance()
-        return self.g
+        return self._finish()
 
     def decide(self, kind: Kind, seat: int, *params: int, phase: int = Phase.ACTIONS) -> Game:
         """Return the game with one specific decision pending (e.g. an offer or a spade choice)."""
@@ -371,9 +456,15 @@ class Scenario:
         s.glob[G_DEPTH] = 0
         n = self.g.seats
         s.glob[G_ORDER.start : G_ORDER.start + n] = list(range(n))
+        self._passing_order()
         pending.push(s, Kind.END_TURN, seat)
         pending.push(s, kind, seat, *params)
+        return self._finish()
+
+    def _finish(self) -> Game:
         self.g._advance()
+        if self.check:
+            invariants.check(self.g)
         return self.g
 
 

@@ -589,7 +589,9 @@ def test_automa_no_valid_hex_widens_then_anywhere_then_upgrades() -> None:
     g = solo().build(0, "r8c4", "workshop").turn(0)
     assert name(am.choose_tb_hex(g, AUTOMA, CARDS[1], faction_step=False, anywhere=False)) == "r8c5"
 
-    sc = solo().build(AUTOMA, "r1c2", "workshop")
+    # unchecked: every land hex built needs more Workshops than the 9 pieces (R54); no real game
+    # reaches this last fallback, the test exercises the rule text
+    sc = solo().unchecked().build(AUTOMA, "r1c2", "workshop")
     for p in np.flatnonzero(sc.g.geo.land):
         if int(p) != parse_hex("r1c2"):
             sc.build(0, name(int(p)), "workshop", terrain=False)
@@ -662,7 +664,9 @@ def test_automa_cannot_advance_rules() -> None:
     Send Scholar SCORE (*3) cannot use Banking, so catch-up leaves only Engineering: the "3"
     space, 3 -> 6.  The Druids' 2-level advance then goes 6 -> 7 (1 step lost); after that
     nothing can advance and a further Advance does nothing."""
-    sc = solo("druids:3:lake").round(1, tile="T3").set(AUTOMA, science=(7, 11, 3, 12)).set(0, science=(0, 12, 0, 0))
+    # unchecked: she has no keys, so no real game takes her past 7 (R50); the rule text covers 11 and 12
+    sc = solo("druids:3:lake").unchecked().round(1, tile="T3").set(AUTOMA, science=(7, 11, 3, 12))
+    sc.set(0, science=(0, 12, 0, 0))
     g = sc.turn(0)
     am.resolve_scholar(g, AUTOMA, CARDS[3])
     assert g.state.players[AUTOMA, P_SCIENCE].tolist() == [7, 11, 6, 12]

@@ -38,6 +38,7 @@ from aoi_env.core.state import (
     G_INNOV_SPACES,
     G_NEUTRAL_LEFT,
     G_NEUTRAL_SCIENCE,
+    G_NEXT_ORDER,
     G_ORDER,
     G_PALACE_STATE,
     G_PAVILIONS_LEFT,
@@ -128,15 +129,30 @@ def _automa_position() -> Game:
     sc = Scenario("aoi(players=1,automa=simpletons:3:lake)", factions=["inventors"], boards=["plains"])
     sc.build(0, "r7c5", "workshop").build(1, "r8c7", "workshop")
     sc.state().hexes[pos("r8c7"), H_MARK] = 1  # her marked building (AUTOMA.md §5.1)
-    sc.state().glob[G_PAVILIONS_LEFT] = 8  # Scenario clears the hands, not the supply (C6)
     return sc.turn(0)
 
 
 def two_player_position() -> Game:
     """A 2-player game (R24: the neutral faction has science markers and scholars)."""
     sc = Scenario("aoi(players=2)", factions=["inventors", "monks"], boards=["plains", "lake"])
-    sc.state().glob[G_PAVILIONS_LEFT] = 8  # Scenario clears the hands, not the supply (C6)
     return sc.turn(0)
+
+
+def test_issue9_scenario_checks_its_positions() -> None:
+    """``Scenario.turn`` / ``.decide`` refuse a position that breaks an invariant unless told
+    otherwise; the setters keep the bookkeeping (keys for science 8+, the scholar supply, the
+    passing order, the pavilion supply) consistent by themselves."""
+    sc = Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS).set(0, scholar_supply=9)
+    with pytest.raises(AssertionError, match="9 scholars"):
+        sc.turn(0)
+    sc = Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS).set(0, scholar_supply=9).unchecked()
+    assert "seat 0: 9 scholars in supply, holdings and on the board, expected 7" in violations(sc.turn(0))
+    sc = Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS)
+    sc.set(0, science=(9, 8, 0, 0), scholars=3, pavilions=1).set(2, passed=1).set(1, passed=1)
+    assert violations(sc.turn(0)) == []
+    p = sc.state().players[0]
+    assert (int(p[P_CITIES]), int(p[P_SCHOLAR_SUPPLY]), int(sc.state().glob[G_PAVILIONS_LEFT])) == (2, 4, 7)
+    assert sc.state().glob[G_NEXT_ORDER][:2].tolist() == [2, 1]
 
 
 def test_issue9_scenario_positions_are_sound() -> None:

@@ -60,7 +60,7 @@ def test_r45_city_founding_offers_every_tile_type_with_copies_left() -> None:
     """R45 / R140: the founder chooses one available tile; 3 copies per type (R3): a type with no
     copy left is not offered."""
     sc = position()
-    sc.state().glob[G_CITY_LEFT.start + 0] = 0  # all three K1 are taken
+    sc.city_tile(1, "K1", "K1").city_tile(2, "K1")  # all three K1 are taken
     g = found_city(sc)
     assert g.legal_moves() == ["city K2", "city K3", "city K4", "city K5", "city K6", "city K7"]
 

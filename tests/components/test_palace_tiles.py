@@ -674,7 +674,7 @@ def test_r16_draft_offers_p_plus_1_tiles_without_17(seed: int):
 def _drafted(number: int) -> Scenario:
     """Draft variant: seat 0 drafted palace tile ``number`` (R16.10); no tiles lie by the board."""
     sc = scenario(game="aoi(players=3,distribution=draft)").offer_palace()
-    sc.state().players[0, P_DRAFT_PALACE] = number - 1  # the drafted tile on the planning board
+    sc.draft_palace(0, number)  # the drafted tile on the planning board
     return sc
 
 

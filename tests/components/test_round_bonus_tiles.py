@@ -291,7 +291,7 @@ def test_r138_b4_pass_scores_4vp_per_palace_and_university() -> None:
 def test_r138_b4_pass_effect_also_applies_in_round_6() -> None:
     """R78: in round 6 only step 1 of passing (the pass effects) is carried out: B4 still scores
     but no new tile is taken."""
-    sc = position(held=("B4", "B10", "B9"), rnd=6, final="F2")
+    sc = position(held=("B4", "B10", "B9"), display=("B3", "B7", "B8"), rnd=6, final="F2")
     g = sc.build(0, "r1c4", "palace").palace_tile(0, 17).turn(0)
     play(g, "pass")
     assert g.state.players[0, P_VP] == 20 + 4  # one Palace
@@ -380,7 +380,7 @@ def test_op58_b6_special_needs_a_bridge_location() -> None:
 
 def test_r138_b7_special_gives_one_step() -> None:
     """R138 B7: special action, advance 1 step in a discipline of choice."""
-    g = position(held=("B7", "B10", "B9")).turn(0)
+    g = position(held=("B7", "B10", "B9"), display=("B3", "B4", "B8")).turn(0)
     play(g, "special bonus")
     assert g.legal_moves() == ["step banking", "step law", "step engineering", "step medicine"]
     play(g, "step engineering")

@@ -166,7 +166,8 @@ def test_automa_10_14_she_advances_from_11_to_a_free_12() -> None:
     taken, or at 7 with no key" - at 11 with 12 free she can advance.  Automa (11, 7, 7, 7)
     without a key: catch-up leaves only Banking and an Advance takes her to 12.
     Mutant: automa.can_advance refuses every marker at 11."""
-    g = _solo().set(AUTOMA, science=(11, 7, 7, 7)).turn(0)
+    # unchecked: she has no keys, so no real game takes her past 7 (R50); the rule text covers 11
+    g = _solo().unchecked().set(AUTOMA, science=(11, 7, 7, 7)).turn(0)
     assert am.can_advance(g, AUTOMA, 0)
     assert am.catch_up(g, AUTOMA, CARDS[1]) == 0
     am.resolve_step(g, AUTOMA, am.ADVANCE, 1, 0, 1)

@@ -88,7 +88,7 @@ def _science_only_actions(other_medicine: int) -> list[str]:
         s.bonus(seat, tile)
     s.round(1, tile="T10").build(0, "r7c6", "workshop").build(0, "r8c6", "palace").palace_tile(0, 6)
     s.state().glob[G_BOOK_ACTIONS] = [3, 0, 1]  # BA4 in the first book-action slot
-    s.set(0, books=(2, 0, 0, 0), science=(7, 7, 7, 11), cities=0, bowls=(0, 0, 12))
+    s.set(0, books=(2, 0, 0, 0), science=(7, 7, 7, 11), cities=1, bowls=(0, 0, 12))  # the key used for 11
     s.set(1, science={"medicine": other_medicine})
     return s.turn(0).legal_moves()
 

@@ -233,10 +233,10 @@ def test_r44_op33_acquiring_palace_8_founds_several_cities_at_once() -> None:
         scenario()
         .offer_palace(8, 17)
         .build(0, "r8c12", "guild")
-        # group A: 1 + 2 + 2 + 1 = 6
+        # group A: 1 + 2 + 2 + 1 = 6 (a School: only 4 Guild pieces, R54)
         .build(0, "r3c0", "workshop")
         .build(0, "r3c1", "guild")
-        .build(0, "r3c2", "guild")
+        .build(0, "r3c2", "school")
         .build(0, "r4c1", "workshop")
         # group B: 1 + 2 + 2 + 1 = 6
         .build(0, "r7c6", "workshop")
@@ -470,6 +470,7 @@ def test_r45_only_available_city_tiles_can_be_chosen() -> None:
     sc = three_guilds()
     left = sc.state().glob[G_CITY_LEFT]
     left[:] = np.array([0, 1, 0, 0, 2, 0, 0])  # only K2 and K5 left
+    sc.set(1, cities=9).set(2, cities=9)  # the other players hold the 18 tiles taken (R45)
     g = sc.turn(0)
     play(g, "build", "target r4c1")
     assert g.legal_moves() == ["city K2", "city K5"]

@@ -113,9 +113,13 @@ def test_r53_1_a_competency_already_owned_cannot_be_taken_again() -> None:
 
 def test_r53_1_an_empty_stack_cannot_be_chosen() -> None:
     """R53.1 / R53.2: the top tile of a stack is taken; a stack with no tile left is not offered."""
-    sc = scenario()
+    # a stack empties only when four other players own its copies (4 copies, one per player): 5 players
+    sc = Scenario("aoi(players=5)", factions=[*FACTIONS, "felines", "goblins"], boards=[*BOARDS, "lake", "swamp"])
+    sc.round(1, tile="T10").build(0, "r3c0", "guild").set(0, tools=3, coins=5, bowls=(12, 0, 0))
     comp = comp_at(sc, 4)
-    sc.state().glob[G_COMP_LEFT.start + comp] = 0
+    for seat in range(1, 5):
+        sc.competency(seat, f"C{comp + 1}")
+    assert sc.state().glob[G_COMP_LEFT.start + comp] == 0
     g = school_upgrade(sc)
     assert f"competency C{comp + 1}" not in g.legal_moves()
 
@@ -211,11 +215,7 @@ def test_r53_5_philosophers_get_one_more_book_of_the_same_discipline() -> None:
 def test_r53_6_op45_no_legal_stack_gives_nothing() -> None:
     """R53.6, OP-45 (ASSUMPTION): if no legal stack exists, nothing is gained (no position
     reward) and the game goes on."""
-    sc = scenario()
-    left = sc.state().glob[G_COMP_LEFT]
-    left[:] = 0
-    left[comp_at(sc, 0)] = 1
-    sc = sc.competency(0, f"C{comp_at(sc, 0) + 1}")  # owns the only tile left
+    sc = scenario().competency(0, *(f"C{c + 1}" for c in range(12)))  # owns every type already
     g = school_upgrade(sc)
     assert g.pending_kind() == Kind.POST  # the choice was skipped
     assert int(g.state.players[0, P_SCIENCE].sum()) == 0

@@ -274,6 +274,8 @@ def test_r57_scholar_income_limited_by_personal_supply() -> None:
     s = scenario()
     s.bonus(0, "B2")  # 1 scholar
     s.build(0, "r7c6", "school").build(0, "r8c11", "school")  # 2 scholars
+    for d in ("banking", "law", "engineering", "medicine"):
+        s.scholar_space(0, d)  # 4 of the 7 scholars on the board
     s.set(0, scholars=1, scholar_supply=2)
     g = collect(s)
     p = player(g)

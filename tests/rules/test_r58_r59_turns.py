@@ -174,7 +174,7 @@ def test_op58_steps_only_actions_with_one_open_discipline_or_a_key() -> None:
     """OP-58, R50, R52, OP-31: one discipline below 7, or a key for a discipline at 7, is
     enough; a discipline at 12 never is.  Keys = city tiles - unlocked tracks: with three tracks
     at 12, one city tile leaves no key and four leave one."""
-    for science, cities in (((7, 7, 12, 6), 0), ((7, 12, 12, 12), 4)):
+    for science, cities in (((7, 7, 12, 6), 1), ((7, 12, 12, 12), 4)):  # 1: the key used for 12
         moves = _science_only_actions(science, cities)
         assert {"book BA4", "special palace", "special bonus"} <= set(moves), science
     assert "book BA4" not in _science_only_actions((7, 12, 12, 12), 3)

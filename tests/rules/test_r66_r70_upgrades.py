@@ -226,7 +226,7 @@ def test_r68_tiles_chosen_by_earlier_builders_are_gone() -> None:
 def test_r68_draft_variant_uses_the_drafted_tile() -> None:
     """R68 / R16: in the draft variant the drafted tile is used; there is no choice."""
     s = scenario().offer_palace()
-    s.state().players[0, P_DRAFT_PALACE] = 17 - 1
+    s.draft_palace(0, 17)
     s.build(0, "r7c6", "guild")
     g = s.turn(0)
     play(g, "upgrade palace", "upgrade r7c6")
@@ -257,7 +257,7 @@ def test_r68_the_tile_is_chosen_first_before_the_neighbours_decide_their_offers(
 def test_r68_draft_variant_places_the_drafted_tile_before_the_offers() -> None:
     """R68 / R16: the drafted tile is on the board before the neighbours decide their offers."""
     s = scenario().offer_palace()
-    s.state().players[0, P_DRAFT_PALACE] = 17 - 1
+    s.draft_palace(0, 17)
     s.build(0, "r7c6", "guild").build(1, "r7c7", "workshop")
     g = s.turn(0)
     play(g, "upgrade palace", "upgrade r7c6")

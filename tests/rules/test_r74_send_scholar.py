@@ -38,7 +38,7 @@ def test_r74a_rulebook_example_3_space_taken_so_2_steps() -> None:
     """R74 (a), rulebook example: the Medicine '3' space is taken, so the scholar goes on a free
     '2' space and Medicine advances 2 steps."""
     s = scenario()
-    s.state().glob[space(MEDICINE, 0)] = 1  # seat 1's scholar
+    s.scholar_space(1, "medicine", 0)  # seat 1's scholar
     g = s.turn(0)
     assert "scholar medicine 3" not in g.legal_moves()
     play(g, "scholar medicine 2")
@@ -51,8 +51,8 @@ def test_r74a_each_space_holds_one_scholar_for_the_game() -> None:
     is left for that discipline, and the spaces stay taken after the round ends."""
     s = scenario()
     for i in range(4):
-        s.state().glob[space(BANKING, i)] = 1
-    s.display_bonus("B1", "B7", "B9")  # no income choices in round 2
+        s.scholar_space(1, "banking", i)
+    s.display_bonus("B1", "B7")  # no income choices in round 2 (seat 0 takes B9, returned by seat 1)
     g = s.turn(0)
     moves = g.legal_moves()
     assert "scholar banking 3" not in moves and "scholar banking 2" not in moves
