@@ -128,8 +128,9 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--watch",
         choices=("moves", "rounds", "end"),
-        default="rounds",
-        help="print every decision, each round, or the end",
+        default=None,
+        help="print every decision, each round, or the end (default: moves when a human plays, so that "
+        "they see the other seats' moves; else rounds)",
     )
     p.add_argument("--color", action="store_true", help="colour the terrains with ANSI codes")
     p.add_argument("--record", default=None, help="save the game record (JSON) to this file")
@@ -157,6 +158,7 @@ def _play(args: argparse.Namespace) -> int:
                          f"(e.g. --agents heuristic,automa:druids:2)")  # fmt: skip
     params.update(players=len(players), automa=tuple(automa))
     config = GameConfig.from_params(params)
+    watch = args.watch or ("moves" if any(p.split(":")[0].lower() == "human" for p in players) else "rounds")
     seeds = [args.seed * 100 + seat for seat in range(len(players))]
     agents = [make_agent(spec, seed=seed) for spec, seed in zip(players, seeds, strict=True)]
     game = Game(config, seed=args.seed)
@@ -170,14 +172,14 @@ def _play(args: argparse.Namespace) -> int:
         action = agents[seat].choose(game)
         text = game.move_str(action)
         moves.append(text)
-        if args.watch == "moves":
+        if watch == "moves":
             print(f"{len(moves):5d} seat {seat} ({players[seat]}): {text}")
         game.apply_action(action)
         record.moves.append(text)
         record.actions.append(int(action))
         record.move_seats.append(seat)
         rnd = int(game.state.glob[G_ROUND])
-        if args.watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
+        if watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
             print(f"\n== round {rnd} ==\n" + render_text(game, color=args.color))
         last_round = rnd
     print("\n== final ==\n" + render_text(game, color=args.color))

@@ -306,3 +306,16 @@ def test_human_sees_the_board_before_a_decision_when_it_changed() -> None:
     agent.stream = io.StringIO("0\n")
     agent.choose(g)
     assert sum("round tiles:" in line for line in lines) == 1
+
+
+def test_aoi_play_shows_the_other_seats_moves_to_a_human(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:  # noqa: ANN001
+    """With a human at the table ``aoi play`` prints every decision by default (``--watch moves``),
+    so the human sees what the other seats did; without one it prints each round."""
+    from aoi_env.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 12 + "quit\n"))
+    assert main(["play", "--agents", "human,random", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (random): " in out and "seat 0 (human): " in out
+    assert main(["play", "--agents", "random,random", "--seed", "0"]) == 0
+    assert "seat 1 (random): " not in capsys.readouterr().out
