@@ -279,3 +279,30 @@ def test_cli_replay_into_a_folder_exits_2_before_replaying(played, tmp_path: Pat
     assert main(["replay", str(path), "--html", str(tmp_path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"aoi replay: error: --html {tmp_path} is a folder, not a file\n"
+
+
+def test_replay_shows_the_automas_turns_step_by_step(tmp_path: Path):
+    """AUTOMA.md §4.3, §5: her turns are played inside the move that hands her the turn; the replay
+    shows that move's own position first, then one frame per step (or her pass), and the last
+    frame is the final position.  The engine's automatic entries are restored afterwards."""
+    from io import StringIO
+
+    from aoi_env.core.engine import AUTO
+    from aoi_env.core.pending import Kind
+    from aoi_env.render.svg import render_svg
+    from train.replay import run_replay
+
+    rec, game = play("aoi(players=1,automa=simpletons:3)", ["random"], seed=3)
+    entries = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
+    page = tmp_path / "g.html"
+    out = StringIO()
+    run_replay(rec, html_file=page, out=out)
+    assert (AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]) == entries
+    captions = [line[3:] for line in out.getvalue().splitlines() if line.startswith("== ")]
+    automa = [c for c in captions if "(Automa)" in c]
+    assert automa and any(c.endswith("(Automa) passes") for c in automa)
+    first = captions.index(automa[0])
+    assert "(Automa)" not in captions[first - 1] and captions[first - 1].startswith(automa[0].split(":")[0])
+    assert len(captions) > len(rec.moves) + 1
+    doc = json.loads(page.read_text().split("const DATA = ", 1)[1].split(";\n", 1)[0].replace("<\\/", "</"))
+    assert doc["captions"] == captions and doc["frames"][-1] == render_svg(game)

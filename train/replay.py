@@ -9,6 +9,10 @@ fails naming the move number and the move.  Output:
 * ``--svg DIR``: one SVG per position (``frame_0000.svg`` = start, then one per move);
 * ``--html FILE``: one self-contained HTML page with a slider over the SVG frames.
 
+The Automa's turns are played by the engine inside the move that hands her the turn, so a move
+before her turn gets extra frames (``automa_frames``): the position after the move itself, then
+one after each of her steps (``move 12/80: seat 1 (Automa) build``, AUTOMA.md §5) or her pass.
+
 SVG output uses ``aoi_env.render.svg.render_svg``; without it the command says so and skips the
 SVG/HTML output.
 """
@@ -18,12 +22,29 @@ from __future__ import annotations
 import html
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from aoi_env.core.engine import Game
+from aoi_env.core import automa, flow  # flow registers the engine's automatic entries (AUTO)
+from aoi_env.core.engine import AUTO, Game
+from aoi_env.core.pending import Kind, Row
+from aoi_env.core.state import P_PASSED
 from train.records import GameRecord, load, replay, version_warnings
+
+AUTOMA_STEP_NAMES = {
+    automa.TB: "terraform & build",
+    automa.TB_ANYWHERE: "terraform & build anywhere",
+    automa.UPGRADE: "upgrade",
+    automa.BLOCK: "block",
+    automa.SCHOLAR: "scholar",
+    automa.ADVANCE: "advance",
+    automa.INNOVATION: "innovation",
+    automa.VP: "victory points",
+    automa.PM_ADVANCE: "advance (Powermongers)",
+}
+"""Captions of the Automa's step codes (``aoi_env.core.automa``, AUTOMA.md §5)."""
 
 SvgRenderer = Callable[[Game], str]
 
@@ -35,6 +56,31 @@ def svg_renderer() -> SvgRenderer | None:
     except ImportError:
         return None
     return render_svg
+
+
+@contextmanager
+def automa_frames(on_before: Callable[[Game], None], on_step: Callable[[Game, int, str], None]) -> Iterator[None]:
+    """While active, the engine calls ``on_before(game)`` before each Automa turn and
+    ``on_step(game, seat, what)`` after each of her steps or her pass (the engine's automatic
+    entries are wrapped for the time being; nothing changes outside the ``with``)."""
+    assert flow.automa is automa  # the entries wrapped below are flow's
+    turn, step = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
+
+    def wrapped_turn(g: Game, row: Row) -> None:
+        on_before(g)
+        turn(g, row)
+        if g.state.players[row[1], P_PASSED]:
+            on_step(g, row[1], "passes")
+
+    def wrapped_step(g: Game, row: Row) -> None:
+        step(g, row)
+        on_step(g, row[1], AUTOMA_STEP_NAMES.get(row[2], f"step {row[2]}"))
+
+    AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = wrapped_turn, wrapped_step
+    try:
+        yield
+    finally:
+        AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = turn, step
 
 
 def frame_title(number: int, total: int, move: str | None, seat: int | None) -> str:
@@ -111,20 +157,38 @@ def run_replay(
     total = len(rec.moves)
     frames: list[str] = []
     captions: list[str] = []
-    seat_before: list[int] = [-1]
+    current = {"seat": -1, "number": 0, "move": None, "automa": False, "shown": b""}  # the move being replayed
 
-    def on_frame(g: Game, number: int, move: str | None) -> None:
-        seat = seat_before[0] if move is not None else None
-        caption = frame_title(number, total, move, seat)
+    def show(g: Game, caption: str) -> None:
+        current["shown"] = g.state.to_bytes()
         if not final:
             print(f"== {caption}", file=out)
             print(render_text(g, color=color), file=out)
         if render is not None:
             frames.append(render(g))
             captions.append(caption)
-        seat_before[0] = g.current_seat()
 
-    game = replay(rec, on_frame=on_frame)
+    def before_automa(g: Game) -> None:
+        """The position after the move itself, once, before the Automa's first turn in it."""
+        if not current["automa"] and current["move"] is not None:
+            current["automa"] = True
+            show(g, frame_title(current["number"], total, current["move"], current["seat"]))
+
+    def after_automa_step(g: Game, seat: int, what: str) -> None:
+        if current["move"] is not None:  # her setup before the start frame is part of the start
+            show(g, f"move {current['number']}/{total}: seat {seat} (Automa) {what}")
+
+    def on_frame(g: Game, number: int, move: str | None) -> None:
+        caption = frame_title(number, total, move, current["seat"] if move is not None else None)
+        if move is None or not current["automa"]:
+            show(g, caption)
+        elif g.state.to_bytes() != current["shown"]:  # what followed her turn (income, a new round ...)
+            show(g, caption + " (after the Automa's turn)")
+        current.update(seat=g.current_seat(), number=number + 1, automa=False)
+        current["move"] = rec.moves[number] if number < total else None
+
+    with automa_frames(before_automa, after_automa_step):
+        game = replay(rec, on_frame=on_frame)
     if final:
         print(render_text(game, color=color), file=out)
     labels = [*rec.agents, *(f"automa {a}" for a in getattr(rec.config, "automa", ()))]
