@@ -4,9 +4,11 @@ balance, bench, fuzz, train, eval; ``aoi --help`` lists them)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aoi_env import __version__
 
@@ -141,7 +143,6 @@ def _play(args: argparse.Namespace) -> int:
     from agents import automa_seat_spec, make_agent
     from aoi_env.core.config import GameConfig
     from aoi_env.core.engine import Game
-    from aoi_env.core.state import G_ROUND
     from aoi_env.render.text import render_text
     from train.records import GameRecord, finish_record, save
 
@@ -166,6 +167,32 @@ def _play(args: argparse.Namespace) -> int:
     names = [*players, *(f"automa:{a}" for a in automa)]
     print(f"{config}  seed {args.seed}: " + ", ".join(f"seat {i} = {n}" for i, n in enumerate(names)))
     moves: list[str] = []
+    watching: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+    if watch == "moves":  # the Automa's steps happen inside the move that hands her the turn
+        from aoi_env.core.flow import automa_frames
+
+        watching = automa_frames(lambda g: None, lambda g, seat, what: print(f"      seat {seat} (Automa): {what}"))
+    with watching:
+        _play_loop(game, agents, players, record, moves, watch, args.color)
+    print("\n== final ==\n" + render_text(game, color=args.color))
+    scores = game.scores()
+    best = int(scores.max())
+    for seat, vp in enumerate(scores):
+        print(f"seat {seat} {names[seat]:<24} {int(vp):4d} VP" + ("  winner" if vp == best else ""))
+    if args.record:  # the game just played, not a new one (a human would have to play it again)
+        finish_record(record, game)
+        save(record, args.record)
+        print(f"record written to {args.record}")
+    return 0
+
+
+def _play_loop(
+    game: Any, agents: list[Any], players: list[str], record: Any, moves: list[str], watch: str, color: bool
+) -> None:
+    """``aoi play``'s game loop: ask the deciding seat's agent, print (``watch``) and record each move."""
+    from aoi_env.core.state import G_ROUND
+    from aoi_env.render.text import render_text
+
     last_round = int(game.state.glob[G_ROUND])
     while not game.is_over():
         seat = game.current_seat()
@@ -180,18 +207,8 @@ def _play(args: argparse.Namespace) -> int:
         record.move_seats.append(seat)
         rnd = int(game.state.glob[G_ROUND])
         if watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
-            print(f"\n== round {rnd} ==\n" + render_text(game, color=args.color))
+            print(f"\n== round {rnd} ==\n" + render_text(game, color=color))
         last_round = rnd
-    print("\n== final ==\n" + render_text(game, color=args.color))
-    scores = game.scores()
-    best = int(scores.max())
-    for seat, vp in enumerate(scores):
-        print(f"seat {seat} {names[seat]:<24} {int(vp):4d} VP" + ("  winner" if vp == best else ""))
-    if args.record:  # the game just played, not a new one (a human would have to play it again)
-        finish_record(record, game)
-        save(record, args.record)
-        print(f"record written to {args.record}")
-    return 0
 
 
 def _replay_args(p: argparse.ArgumentParser) -> None:

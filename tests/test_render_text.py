@@ -319,3 +319,8 @@ def test_aoi_play_shows_the_other_seats_moves_to_a_human(capsys: pytest.CaptureF
     assert "seat 1 (random): " in out and "seat 0 (human): " in out
     assert main(["play", "--agents", "random,random", "--seed", "0"]) == 0
     assert "seat 1 (random): " not in capsys.readouterr().out
+    # AUTOMA.md §4.3, §5: her steps are printed too (the engine plays them inside a move)
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 40 + "quit\n"))
+    assert main(["play", "--agents", "human,automa:1", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 (Automa): terraform & build" in out and "seat 1 (Automa): passes" in out

@@ -10,7 +10,7 @@ fails naming the move number and the move.  Output:
 * ``--html FILE``: one self-contained HTML page with a slider over the SVG frames.
 
 The Automa's turns are played by the engine inside the move that hands her the turn, so a move
-before her turn gets extra frames (``automa_frames``): the position after the move itself, then
+before her turn gets extra frames (``aoi_env.core.flow.automa_frames``): the position after the move itself, then
 one after each of her steps (``move 12/80: seat 1 (Automa) build``, AUTOMA.md §5) or her pass.
 
 SVG output uses ``aoi_env.render.svg.render_svg``; without it the command says so and skips the
@@ -22,29 +22,13 @@ from __future__ import annotations
 import html
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from aoi_env.core import automa, flow  # flow registers the engine's automatic entries (AUTO)
-from aoi_env.core.engine import AUTO, Game
-from aoi_env.core.pending import Kind, Row
-from aoi_env.core.state import P_PASSED
+from aoi_env.core.engine import Game
+from aoi_env.core.flow import automa_frames
 from train.records import GameRecord, load, replay, version_warnings
-
-AUTOMA_STEP_NAMES = {
-    automa.TB: "terraform & build",
-    automa.TB_ANYWHERE: "terraform & build anywhere",
-    automa.UPGRADE: "upgrade",
-    automa.BLOCK: "block",
-    automa.SCHOLAR: "scholar",
-    automa.ADVANCE: "advance",
-    automa.INNOVATION: "innovation",
-    automa.VP: "victory points",
-    automa.PM_ADVANCE: "advance (Powermongers)",
-}
-"""Captions of the Automa's step codes (``aoi_env.core.automa``, AUTOMA.md §5)."""
 
 SvgRenderer = Callable[[Game], str]
 
@@ -56,31 +40,6 @@ def svg_renderer() -> SvgRenderer | None:
     except ImportError:
         return None
     return render_svg
-
-
-@contextmanager
-def automa_frames(on_before: Callable[[Game], None], on_step: Callable[[Game, int, str], None]) -> Iterator[None]:
-    """While active, the engine calls ``on_before(game)`` before each Automa turn and
-    ``on_step(game, seat, what)`` after each of her steps or her pass (the engine's automatic
-    entries are wrapped for the time being; nothing changes outside the ``with``)."""
-    assert flow.automa is automa  # the entries wrapped below are flow's
-    turn, step = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
-
-    def wrapped_turn(g: Game, row: Row) -> None:
-        on_before(g)
-        turn(g, row)
-        if g.state.players[row[1], P_PASSED]:
-            on_step(g, row[1], "passes")
-
-    def wrapped_step(g: Game, row: Row) -> None:
-        step(g, row)
-        on_step(g, row[1], AUTOMA_STEP_NAMES.get(row[2], f"step {row[2]}"))
-
-    AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = wrapped_turn, wrapped_step
-    try:
-        yield
-    finally:
-        AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = turn, step
 
 
 def frame_title(number: int, total: int, move: str | None, seat: int | None) -> str:

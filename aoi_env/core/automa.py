@@ -64,9 +64,17 @@ NUM_CARDS = 14
 # step codes of the AUTOMA_STEP continuation (p0)
 TB, TB_ANYWHERE, UPGRADE, BLOCK, SCHOLAR, ADVANCE, INNOVATION, VP, PM_ADVANCE = range(1, 10)
 STEP_NAMES = {
-    TB: "tb", TB_ANYWHERE: "tb_anywhere", UPGRADE: "upgrade", BLOCK: "block", SCHOLAR: "scholar",
-    ADVANCE: "advance", INNOVATION: "innovation", VP: "vp", PM_ADVANCE: "pm_advance",
-}  # fmt: skip
+    TB: "terraform & build",
+    TB_ANYWHERE: "terraform & build anywhere",
+    UPGRADE: "upgrade",
+    BLOCK: "block",
+    SCHOLAR: "scholar",
+    ADVANCE: "advance",
+    INNOVATION: "innovation",
+    VP: "victory points",
+    PM_ADVANCE: "advance (Powermongers)",
+}
+"""Captions of the step codes (replays, ``aoi play``; AUTOMA.md §5)."""
 FACTION_FLAG = 1  # p4: the step came from the Faction action (§4.4.1: faction tie-breakers)
 
 

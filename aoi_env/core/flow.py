@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from aoi_env.core import automa, effects, pending, setup
-from aoi_env.core.engine import automatic
+from aoi_env.core.engine import AUTO, automatic
 from aoi_env.core.pending import Kind, Row
 from aoi_env.core.rules import science, scoring
 from aoi_env.core.state import (
@@ -207,3 +209,31 @@ def _automa_step(g: Game, row: Row) -> None:
 @automatic(Kind.PLAYER_SETUP)
 def _player_setup(g: Game, row: Row) -> None:
     setup.player_setup(g, row[1])
+
+
+# ------------------------------------------------------------------------------------------------
+# watching the Automa (replays, aoi play): not used by the engine itself
+
+
+@contextmanager
+def automa_frames(on_before: Callable[[Game], None], on_step: Callable[[Game, int, str], None]) -> Iterator[None]:
+    """While active, the engine calls ``on_before(game)`` before each Automa turn and
+    ``on_step(game, seat, what)`` after each of her steps or her pass (the engine's automatic
+    entries are wrapped for the time being; nothing changes outside the ``with``)."""
+    turn, step = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
+
+    def wrapped_turn(g: Game, row: Row) -> None:
+        on_before(g)
+        turn(g, row)
+        if g.state.players[row[1], P_PASSED]:
+            on_step(g, row[1], "passes")
+
+    def wrapped_step(g: Game, row: Row) -> None:
+        step(g, row)
+        on_step(g, row[1], automa.STEP_NAMES.get(row[2], f"step {row[2]}"))
+
+    AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = wrapped_turn, wrapped_step
+    try:
+        yield
+    finally:
+        AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP] = turn, step
