@@ -34,7 +34,10 @@ The observation is a dict: `observation`, a flat float32 vector of 7297 values i
 seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
-and the order of the Automa's face-down deck and reserve.  Hex planes run over the 117 grid positions
+and the order of the Automa's face-down deck and reserve.  An agent that searches by playing
+clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
+inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from
+what a seat knows (information-set sampling, as the heuristic player does).  Hex planes run over the 117 grid positions
 `pos = row * 13 + col` of the 9 x 13 frame (off-board cells have terrain "off").  Counts are
 divided by the scale shown and clipped to 1.  `aoi_env.observation.views(obs)` gives the named
 views below; `layout()` their slices.
