@@ -124,6 +124,8 @@ def automa_seat_spec(spec: str) -> str | None:
     try:
         parse_spec(arg)
     except ValueError as err:
+        if str(err).startswith("bad automa spec"):  # its shape: say what is expected, once
+            raise ValueError(f"bad automa spec {spec!r}: expected {AUTOMA_SPEC_HELP}") from None
         raise ValueError(f"bad automa spec {spec!r}: {err} ({AUTOMA_SPEC_HELP})") from None
     return arg
 

@@ -212,7 +212,7 @@ def _play_loop(
 
 
 def _replay_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a game record (JSON) written by train.records.save / aoi tournament --records")
+    p.add_argument("file", help="a game record (JSON) from aoi play --record or aoi tournament --records")
     p.add_argument("--final", action="store_true", help="print only the final position, not every move")
     p.add_argument("--svg", metavar="DIR", default=None, help="write one SVG frame per position into DIR")
     p.add_argument("--html", metavar="FILE", default=None, help="write a self-contained HTML page with a slider")

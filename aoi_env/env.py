@@ -412,7 +412,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
         if not options.get("automa") and not 2 <= int(num_players) <= 5:
-            raise ValueError(f"num_players must be 2..5, got {num_players}")  # 1-2 with an Automa
+            raise ValueError(f"num_players must be 2..5 (or 1-2 with automa=...), got {num_players}")
         if reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -77,7 +77,7 @@ def test_issue6_automa_is_a_game_seat_not_an_agent() -> None:
     """The official solo Automa plays inside the engine (docs/automa.md): the spec maps to a seat."""
     with pytest.raises(ValueError, match="plays inside the engine"):
         make_agent("automa:3")
-    from agents import automa_seat_spec
+    from agents import AUTOMA_SPEC_HELP, automa_seat_spec
 
     assert automa_seat_spec("automa:3") == "simpletons:3"
     assert automa_seat_spec("automa:druids:5:lake") == "druids:5:lake"
@@ -85,6 +85,9 @@ def test_issue6_automa_is_a_game_seat_not_an_agent() -> None:
     assert automa_seat_spec("heuristic") is None
     with pytest.raises(ValueError, match="bad automa spec 'automa:9:druids'.*automa:FACTION:LEVEL"):
         automa_seat_spec("automa:9:druids")
+    with pytest.raises(ValueError) as err:  # a malformed spec names what is expected, once
+        automa_seat_spec("automa:x")
+    assert str(err.value) == "bad automa spec 'automa:x': expected " + AUTOMA_SPEC_HELP
 
 
 # --------------------------------------------------------------------------------------------

@@ -212,8 +212,8 @@ def test_style3_parameters_reach_the_engine_config() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"num_players": 6}, "num_players must be 2..5, got 6"),
-        ({"num_players": 1}, "num_players must be 2..5, got 1"),
+        ({"num_players": 6}, "num_players must be 2..5 (or 1-2 with automa=...), got 6"),
+        ({"num_players": 1}, "num_players must be 2..5 (or 1-2 with automa=...), got 1"),
         ({"num_players": "3"}, "num_players must be an integer"),
         ({"reward": "elo"}, "reward must be one of rank, win, score_diff; got 'elo'"),
         ({"render_mode": "rgb_array"}, "render_mode must be None or one of human, ansi, svg"),

@@ -48,7 +48,7 @@ def test_card_parameters_one_player_env_with_an_automa() -> None:
     assert e.possible_agents == ["player_0"] and e.agent_selection == "player_0"
     e.step(e.game.legal_actions()[0])
     assert e.agent_selection == "player_0"
-    with pytest.raises(ValueError, match="num_players must be 2..5, got 1"):
+    with pytest.raises(ValueError, match=r"num_players must be 2..5 \(or 1-2 with automa=...\), got 1"):
         raw_env(num_players=1)
 
 

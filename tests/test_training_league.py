@@ -204,3 +204,15 @@ def test_env_factory_sets_torch_threads_in_the_process_that_builds_it() -> None:
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(threads)
+
+
+def test_a_missing_resume_checkpoint_writes_nothing(tmp_path: Path) -> None:
+    """``--resume`` with a wrong path is a ValueError before the run's ``config.json`` (which
+    describes the trained model) is overwritten."""
+    from train.train import run_training
+
+    out = tmp_path / "run"
+    cfg = TrainConfig.from_dict({"out": str(out), "ppo": {"batch_size": 64}})
+    with pytest.raises(ValueError, match="--resume: no such checkpoint"):
+        run_training(cfg, resume=str(tmp_path / "typo.zip"))
+    assert not out.exists()

@@ -16,6 +16,7 @@ import os
 import types
 import typing
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -281,7 +282,12 @@ def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
         with open(path, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh) or {}
     except OSError as err:
-        raise ValueError(f"cannot read config {path}: {err.strerror or err}") from None
+        hint = (
+            " (a relative path is read from the current folder; the shipped configs are in the repository's configs/)"
+        )
+        raise ValueError(
+            f"cannot read config {path}: {err.strerror or err}{hint if not Path(path).is_absolute() else ''}"
+        ) from None
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: not a YAML file ({' '.join(str(err).split())[:200]})") from None
     if not isinstance(doc, dict):

@@ -241,6 +241,8 @@ def run_training(cfg: TrainConfig, resume: str | None = None) -> dict[str, Any]:
     import torch
 
     t0 = time.perf_counter()
+    if resume and not Path(resume).exists():  # before anything is written into OUT
+        raise ValueError(f"--resume: no such checkpoint {resume!r}")
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
