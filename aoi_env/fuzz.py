@@ -227,7 +227,9 @@ def _progress(results: Iterable[Result], total: int, enabled: bool) -> Iterator[
             pass
         else:
             failed = 0
-            with tqdm(total=total, desc="fuzz", unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
+            interval = 0.1 if sys.stderr.isatty() else 30.0  # a redirected bar: a line every 30 s, not 10 a second
+            with tqdm(total=total, desc="fuzz", unit="game", file=sys.stderr, dynamic_ncols=True,
+                      mininterval=interval) as bar:  # fmt: skip
                 for r in results:
                     failed += r.error is not None
                     bar.update(1)

@@ -248,3 +248,14 @@ def test_cli_tournament_unknown_yaml_option_exits_2(tmp_path: Path, capsys):
     cfg.write_text("agents: [random, random]\nrounds: 3\n")
     assert main(["tournament", "--config", str(cfg)]) == 2
     assert "unknown tournament option 'rounds'" in capsys.readouterr().err
+
+
+def test_a_redirected_progress_bar_updates_every_30_seconds(monkeypatch):
+    """Into a log file (stderr not a terminal) a tqdm bar writes a line per update: one every 30 s,
+    not ten a second; on a terminal it stays live."""
+    from train.tournament import bar_interval
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert bar_interval() == 30.0
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert bar_interval() == 0.1

@@ -111,6 +111,12 @@ def margins(scores: Sequence[int]) -> list[int]:
     return [s - max(o for j, o in enumerate(scores) if j != i) for i, s in enumerate(scores)]
 
 
+def bar_interval() -> float:
+    """Seconds between progress-bar updates: live on a terminal, every 30 s into a log file (each
+    update of a redirected bar is one more line of the log)."""
+    return 0.1 if sys.stderr.isatty() else 30.0
+
+
 def progress(iterable: Iterable[Any], total: int, desc: str, enabled: bool = True) -> Iterator[Any]:
     """A tqdm bar if tqdm is installed (the ``train`` extra) and ``enabled``, else no bar."""
     if enabled:
@@ -119,7 +125,9 @@ def progress(iterable: Iterable[Any], total: int, desc: str, enabled: bool = Tru
         except ImportError:
             pass
         else:
-            yield from tqdm(iterable, total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+            bar = tqdm(iterable, total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True,
+                       mininterval=bar_interval())  # fmt: skip
+            yield from bar
             return
     yield from iterable
 
