@@ -254,7 +254,7 @@ def _bonus_text(g: Game) -> str:
     d = g.data
     row = [int(b) for b in s.glob[G_BONUS_ROW] if b >= 0]
     if _has_automa(g) and row:
-        label, tiles = "bonus row (left to right, the Automa takes by position, AUTOMA.md §4.5)", row
+        label, tiles = "bonus row (left to right, the Automa takes a tile by its position)", row
     else:
         label, tiles = "bonus display", [b for b in range(10) if s.glob[G_BONUS_STATE][b] == -1]
     return f"{label}: " + (" ".join(f"{d.bonus_ids[b]}({int(s.glob[G_BONUS_COINS][b])}c)" for b in tiles) or "-")
