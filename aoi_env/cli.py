@@ -166,14 +166,13 @@ def _play(args: argparse.Namespace) -> int:
     record = GameRecord(game=str(config), seed=args.seed, agents=players, agent_seeds=seeds)
     names = [*players, *(f"automa:{a}" for a in automa)]
     print(f"{config}  seed {args.seed}: " + ", ".join(f"seat {i} = {n}" for i, n in enumerate(names)))
-    moves: list[str] = []
     watching: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
     if watch == "moves":  # the Automa's steps happen inside the move that hands her the turn
         from aoi_env.core.flow import automa_frames
 
         watching = automa_frames(lambda g: None, lambda g, seat, what: print(f"      seat {seat} (Automa): {what}"))
     with watching:
-        _play_loop(game, agents, players, record, moves, watch, args.color)
+        _play_loop(game, agents, players, record, watch, args.color)
     print("\n== final ==\n" + render_text(game, color=args.color))
     scores = game.scores()
     best = int(scores.max())
@@ -186,9 +185,7 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_loop(
-    game: Any, agents: list[Any], players: list[str], record: Any, moves: list[str], watch: str, color: bool
-) -> None:
+def _play_loop(game: Any, agents: list[Any], players: list[str], record: Any, watch: str, color: bool) -> None:
     """``aoi play``'s game loop: ask the deciding seat's agent, print (``watch``) and record each move."""
     from aoi_env.core.state import G_ROUND
     from aoi_env.render.text import render_text
@@ -198,9 +195,8 @@ def _play_loop(
         seat = game.current_seat()
         action = agents[seat].choose(game)
         text = game.move_str(action)
-        moves.append(text)
         if watch == "moves":
-            print(f"{len(moves):5d} seat {seat} ({players[seat]}): {text}")
+            print(f"{len(record.moves) + 1:5d} seat {seat} ({players[seat]}): {text}")
         game.apply_action(action)
         record.moves.append(text)
         record.actions.append(int(action))
