@@ -168,6 +168,9 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     ]  # fmt: skip
     assert all(r["games"] == 2 and r["illegal_actions"] == 0 and 0 <= r["win_rate"] <= 1 for r in rows)
     assert "| trained | random | 2 |" in (out / "results.md").read_text()
+    assert summary["learning_plot"] == str(out / "learning.png")  # train/plots.py
+    assert (out / "learning.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "![learning curve](learning.png)" in (out / "results.md").read_text()
     kinds = {k for entry in summary["selfplay_history"] for k in entry if k not in ("timesteps", "illegal_actions")}
     assert kinds <= {"random", "automa:1", "self"} and kinds
 

@@ -217,6 +217,28 @@ def final_evaluation(cfg: TrainConfig, trained: Path, baseline: Path | None) -> 
     return results
 
 
+def write_learning_plot(cfg: TrainConfig, out: Path, name: str, history: list[dict[str, Any]]) -> Path | None:
+    """``OUT/learning.png`` (train/plots.py) when the run has rollouts and matplotlib is installed."""
+    if not history:
+        return None
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("learning curve skipped: matplotlib is not installed (the eval extra)", flush=True)
+        return None
+    from train.plots import plot_learning
+
+    path = plot_learning(
+        history,
+        out / "learning.png",
+        title=f"{name}: the learner against each opponent kind",
+        evaluations=out / "eval" / "evaluations.npz" if cfg.eval.every else None,
+        eval_label=f"evaluation against {cfg.eval.opponent} ({cfg.eval.games} games, reward {cfg.reward})",
+    )
+    print(f"learning curve: {path}", flush=True)
+    return path
+
+
 def resume_league(venv: Any, snapshots: list[tuple[int, Path]], step: int, baseline: Path | None = None) -> int:
     """The league as it was at the checkpoint's ``step``: the untrained ``baseline`` (the first
     snapshot of every run), then its snapshots, oldest first; the pool keeps the newest
@@ -266,7 +288,8 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
     snapshots = league_snapshots(out / "pool")
     if not resume:
         for _, snap in snapshots:
-            snap.unlink()  # a fresh run in an old directory starts a fresh league
+            snap.unlink()  # a fresh run in an old directory starts a fresh league ...
+        (out / "eval" / "evaluations.npz").unlink(missing_ok=True)  # ... and a fresh evaluation log
     venv = make_vec_env(cfg, pool)
     model = build_model(cfg, venv, out, resume)
     if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
@@ -320,11 +343,14 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         "results": [r.to_dict() for r in results],
         "selfplay_history": stats.history,
     }
+    learning = write_learning_plot(cfg, out, name, stats.history)
+    summary["learning_plot"] = str(learning) if learning else None
     from train.tournament import json_safe  # NaN (no games) -> null: strict JSON
 
     (out / "results.json").write_text(json.dumps(json_safe(summary), indent=2, allow_nan=False) + "\n")
     if table:
-        (out / "results.md").write_text(table + "\n")
+        picture = f"\n\n![learning curve]({learning.name})" if learning else ""
+        (out / "results.md").write_text(table + picture + "\n")
         print()
         print(table)
     print(f"\ntotal wall time {total_s:.0f} s; results in {out}/results.md", file=sys.stdout, flush=True)

@@ -1,0 +1,105 @@
+"""The learning curve of a training run as a PNG (``OUT/learning.png``, written by ``aoi train``).
+
+TensorBoard shows the same numbers live; the picture is for the end of a run, and for people who
+never start TensorBoard: from ``SelfPlayStats.history`` (one entry per rollout, also saved in
+``OUT/results.json`` as ``selfplay_history``), the learner's win rate and VP margin against each
+opponent kind over the training steps, each smoothed over a window of rollouts weighted by the
+games in them (a rollout holds only a few games per kind).  When the run evaluated periodically
+(``eval.every``), a third panel shows the mean final reward of those evaluations (a line of
+``OUT/eval/evaluations.npz`` per evaluation).
+
+matplotlib (the ``eval`` extra) is imported only when a plot is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+WINDOW = 10  # rollouts per smoothing window
+
+
+def kinds_in(history: Sequence[dict[str, Any]]) -> list[str]:
+    """The opponent kinds met in the history, in first-met order."""
+    seen: dict[str, None] = {}
+    for entry in history:
+        for key, value in entry.items():
+            if isinstance(value, dict):
+                seen.setdefault(key)
+    return list(seen)
+
+
+def smoothed(
+    history: Sequence[dict[str, Any]], kind: str, field: str, window: int = WINDOW
+) -> tuple[np.ndarray, np.ndarray]:
+    """(timesteps, values): ``field`` against ``kind``, averaged over the games of the last
+    ``window`` rollouts at each rollout that had games against it."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1 rollout, got {window}")
+    steps, sums, games = [], [], []
+    for entry in history:
+        row = entry.get(kind)
+        n = row["games"] if row else 0
+        steps.append(entry["timesteps"])
+        games.append(n)
+        sums.append(row[field] * n if row else 0.0)
+    games_c = np.convolve(np.asarray(games, dtype=float), np.ones(window))[: len(games)]
+    sums_c = np.convolve(np.asarray(sums, dtype=float), np.ones(window))[: len(sums)]
+    had_games = np.asarray(games) > 0
+    return np.asarray(steps)[had_games], (sums_c / np.maximum(games_c, 1))[had_games]
+
+
+def plot_learning(
+    history: Sequence[dict[str, Any]],
+    path: str | Path,
+    title: str = "",
+    evaluations: str | Path | None = None,
+    eval_label: str = "periodic evaluation",
+    window: int = WINDOW,
+) -> Path:
+    """Write the learning curve of ``history`` to ``path`` (see the module docstring)."""
+    if not history:
+        raise ValueError("no rollouts in the history: nothing to plot")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    evals = _evaluations(evaluations)
+    panels = 3 if evals is not None else 2
+    fig, axes = plt.subplots(panels, 1, figsize=(8, 2.6 * panels + 0.6), sharex=True)
+    for kind in kinds_in(history):
+        steps, win = smoothed(history, kind, "win_rate", window)
+        axes[0].plot(steps, 100 * win, label=kind, lw=1.4)
+        steps, margin = smoothed(history, kind, "margin", window)
+        axes[1].plot(steps, margin, label=kind, lw=1.4)
+    axes[0].set_ylabel("win rate %")
+    axes[0].set_ylim(-2, 102)
+    axes[0].legend(loc="best", fontsize=8, title="opponent", title_fontsize=8)
+    axes[1].axhline(0, color="black", lw=0.8, ls="--")
+    axes[1].set_ylabel("VP margin")
+    axes[0].set_title(title or "self-play: the learner against each opponent kind")
+    axes[0].text(0.99, 0.02, f"mean of the last {window} rollouts", transform=axes[0].transAxes, ha="right", fontsize=7)
+    if evals is not None:
+        steps, rewards = evals
+        axes[2].plot(steps, rewards.mean(axis=1), "o-", color="black")
+        axes[2].set_ylabel("mean final reward")
+        axes[2].text(0.99, 0.02, eval_label, transform=axes[2].transAxes, ha="right", fontsize=7)
+    axes[-1].set_xlabel("learner steps")
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def _evaluations(path: str | Path | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """(timesteps, rewards per game) of sb3's ``evaluations.npz``, None when absent or empty."""
+    if path is None or not Path(path).exists():
+        return None
+    with np.load(path) as data:
+        steps, results = data["timesteps"], data["results"]
+    return (steps, results) if len(steps) else None
