@@ -237,6 +237,7 @@ def _tournament_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", action="store_true", default=None, help="also save every game record")
     p.add_argument("--max-decisions", dest="max_decisions", type=int, default=None, help="per-game safety cap")
     p.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="no progress bar")
+    p.add_argument("--no-plots", dest="plots", action="store_false", default=None, help="skip OUT/tournament.png")
 
 
 @command("tournament", "play N games between agents: ratings, win rates, margins with 95%% CIs")(_tournament_args)
@@ -245,7 +246,8 @@ def _tournament(args: argparse.Namespace) -> int:
     from train.tournament import TournamentConfig, run_tournament
 
     doc = load_yaml(args.config)
-    keys = ("agents", "players", "games", "workers", "seed", "game", "out", "records", "max_decisions", "progress")
+    keys = ("agents", "players", "games", "workers", "seed", "game", "out", "records", "max_decisions", "progress",
+            "plots")  # fmt: skip
     doc.update({k: getattr(args, k) for k in keys if getattr(args, k) is not None})
     run_tournament(TournamentConfig.from_dict(doc))
     return 0

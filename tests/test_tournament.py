@@ -205,6 +205,16 @@ def test_cli_tournament_writes_table_json_and_csv(tmp_path: Path, capsys):
         assert len(list(csv.DictReader(fh))) == 4
     assert len(list((out / "records").glob("game_*.json"))) == 4
     assert main(["replay", str(out / "records" / "game_00003.json"), "--final"]) == 0
+    assert (out / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # train/plots.py
+    assert "tournament.png" in text
+
+
+def test_cli_tournament_no_plots(tmp_path: Path, capsys):
+    out = tmp_path / "t"
+    code = main(["tournament", "--agents", "random", "r2=random", "--games", "2", "--workers", "1",
+                 "--out", str(out), "--no-progress", "--no-plots"])  # fmt: skip
+    assert code == 0 and (out / "tournament.json").exists() and not (out / "tournament.png").exists()
+    assert "tournament.png" not in capsys.readouterr().out
 
 
 def test_tournament_in_two_processes_matches_one_process():

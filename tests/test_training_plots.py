@@ -64,3 +64,15 @@ def test_a_fresh_run_forgets_the_evaluations_of_an_earlier_run_in_its_directory(
     summary = run_training(TrainConfig.from_dict(doc))
     assert not stale.exists()
     assert Path(summary["learning_plot"]).read_bytes()[:8] == PNG
+
+
+def test_tournament_plot_and_its_clear_error(tmp_path: Path):
+    from train.plots import plot_tournament
+    from train.tournament import Participant, summarise
+
+    games = [{"meta": {"index": i, "participants": ["a", "b"]}, "scores": [100 + i, 90]} for i in range(3)]
+    summary = summarise([Participant("a", "random"), Participant("b", "random")], games)
+    path = plot_tournament(summary, tmp_path / "t.png", title="3 games")
+    assert path.read_bytes()[:8] == PNG
+    with pytest.raises(ValueError, match="no participants"):
+        plot_tournament({"participants": [], "head_to_head": {}}, tmp_path / "none.png")

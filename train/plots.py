@@ -1,4 +1,5 @@
-"""The learning curve of a training run as a PNG (``OUT/learning.png``, written by ``aoi train``).
+"""Pictures of training and tournaments: the learning curve of ``aoi train`` (``OUT/learning.png``)
+and the ratings and head-to-head matrix of ``aoi tournament`` (``OUT/tournament.png``).
 
 TensorBoard shows the same numbers live; the picture is for the end of a run, and for people who
 never start TensorBoard: from ``SelfPlayStats.history`` (one entry per rollout, also saved in
@@ -103,3 +104,49 @@ def _evaluations(path: str | Path | None) -> tuple[np.ndarray, np.ndarray] | Non
     with np.load(path) as data:
         steps, results = data["timesteps"], data["results"]
     return (steps, results) if len(steps) else None
+
+
+def plot_tournament(summary: dict[str, Any], path: str | Path, title: str = "") -> Path:
+    """``OUT/tournament.png`` of ``aoi tournament``: each participant's win rate with its 95%
+    interval (ordered by rating, the rating written beside it) and the head-to-head matrix."""
+    rows = summary["participants"]
+    if not rows:
+        raise ValueError("no participants in the summary: nothing to plot")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [r["name"] for r in rows]
+    fig, (bars, grid) = plt.subplots(1, 2, figsize=(11, 0.5 * len(rows) + 2.4), gridspec_kw={"width_ratios": [1.2, 1]})
+    y = np.arange(len(rows))[::-1]  # the best rated on top
+    win = np.array([np.nan_to_num(r["win_rate"]) for r in rows]) * 100
+    lo = np.array([np.nan_to_num(r["win_rate_ci"][0], nan=0.0) for r in rows]) * 100
+    hi = np.array([np.nan_to_num(r["win_rate_ci"][1], nan=1.0) for r in rows]) * 100
+    bars.barh(y, win, color="#4a78b5", alpha=0.85)
+    bars.errorbar(win, y, xerr=np.clip([win - lo, hi - win], 0, None), fmt="none", ecolor="black", capsize=3, lw=1)
+    labels = [f"{r['name']}\nrating {r['mu']:.1f}±{r['sigma']:.1f}, n={r['games']}" for r in rows]
+    bars.set_yticks(y, labels, fontsize=8)
+    bars.set_xlim(0, 100)
+    bars.set_xlabel("win rate % (95% CI; a shared first place counts 1/k)")
+    matrix = np.full((len(rows), len(rows)), np.nan)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            cell = summary["head_to_head"].get(a, {}).get(b)
+            if cell and cell["games"]:
+                matrix[i, j] = 100 * cell["rate"]
+    grid.imshow(matrix, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            if not np.isnan(matrix[i, j]):
+                ink = "white" if abs(matrix[i, j] - 50) > 30 else "black"
+                grid.text(j, i, f"{matrix[i, j]:.0f}", ha="center", va="center", fontsize=8, color=ink)
+    grid.set_xticks(range(len(rows)), names, rotation=30, ha="right", fontsize=8)
+    grid.set_yticks(range(len(rows)), names, fontsize=8)
+    grid.set_title("head to head:\n% of shared games the row finished above the column", fontsize=9)
+    fig.suptitle(title or "tournament")
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

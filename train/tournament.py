@@ -332,6 +332,7 @@ class TournamentConfig:
     records: bool = False  # also save every game record under OUT/records/
     max_decisions: int = 100_000
     progress: bool = True
+    plots: bool = True  # OUT/tournament.png (matplotlib, the eval extra)
 
     def __post_init__(self) -> None:
         from train.config import check_base_game, check_bool, check_int
@@ -346,6 +347,7 @@ class TournamentConfig:
         check_int("max_decisions", self.max_decisions, 1)
         check_bool("records", self.records)
         check_bool("progress", self.progress)
+        check_bool("plots", self.plots)
         check_base_game("game", self.game)
 
     @classmethod
@@ -526,6 +528,19 @@ def write_outputs(out: Path, cfg: TournamentConfig, summary: dict[str, Any], gam
                         " ".join(map(str, r["scores"])), r["decisions"], r["seconds"]])  # fmt: skip
 
 
+def write_plot(out: Path, cfg: TournamentConfig, summary: dict[str, Any], players: int) -> Path | None:
+    """OUT/tournament.png (train/plots.py), or a note when matplotlib is not installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("aoi tournament: plot skipped: matplotlib is not installed (the eval extra)", file=sys.stderr)
+        return None
+    from train.plots import plot_tournament
+
+    games = sum(r["games"] for r in summary["participants"]) // max(players, 1)
+    return plot_tournament(summary, out / "tournament.png", title=f"{games} games of {players} seats, {cfg.game}")
+
+
 def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str, Any]:
     """Schedule, play (in parallel), summarise, print the table and write the files; returns the summary."""
     participants = parse_participants(cfg.agents)
@@ -561,5 +576,7 @@ def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str
     print(format_table(summary), file=stream)
     if out_dir is not None:
         write_outputs(out_dir, cfg, summary, games)
-        print(f"wrote {out_dir / 'tournament.json'}, participants.csv, games.csv", file=stream)
+        picture = write_plot(out_dir, cfg, summary, players) if cfg.plots else None
+        extra = f", {picture.name}" if picture else ""
+        print(f"wrote {out_dir / 'tournament.json'}, participants.csv, games.csv{extra}", file=stream)
     return summary
