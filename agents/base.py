@@ -28,7 +28,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from aoi_env.core.config import check_seed
 from aoi_env.core.engine import Game
+from aoi_env.core.moves import NUM_ACTIONS
 
 GameSource = Callable[[], Game]
 
@@ -82,9 +84,17 @@ def mask_of(observation: Any, mask: np.ndarray | None) -> np.ndarray:
         else:
             raise ValueError("act() needs the action mask (argument or observation['action_mask'])")
     mask = np.asarray(mask)
-    if mask.ndim != 1 or not mask.any():
-        raise ValueError("the action mask must be a 1-D array with at least one legal id")
+    if mask.shape != (NUM_ACTIONS,) or not np.isin(mask, (0, 1)).all() or not mask.any():
+        raise ValueError(
+            f"the action mask must be {NUM_ACTIONS} values of 0 or 1 with at least one legal id, "
+            f"got shape {mask.shape} and values {np.unique(mask)[:5].tolist()}"
+        )
     return mask
+
+
+def agent_seed(seed: Any) -> int | None:
+    """An agent's seed: None (fresh entropy) or a non-negative integer (a ValueError otherwise)."""
+    return None if seed is None else check_seed(seed)
 
 
 def legal_of(game: Game) -> list[int]:
@@ -134,13 +144,15 @@ class ScriptedAgent:
 
 
 def play_game(game: Game, agents: Sequence[Agent], max_decisions: int = 100_000) -> np.ndarray:
-    """Play ``game`` to the end with ``agents[seat]`` deciding for each seat; returns the scores.
+    """Play ``game`` to the end with ``agents[seat]`` deciding for each player seat; returns the
+    scores of every seat (Automa seats play inside the engine and need no agent).
 
     Every returned id is checked against ``legal_actions()`` (the engine raises ValueError on an
     illegal id).  ``game`` is modified in place.
     """
-    if len(agents) != game.seats:
-        raise ValueError(f"need one agent per seat: got {len(agents)} for {game.seats} seats")
+    players = game.config.players
+    if len(agents) != players:
+        raise ValueError(f"need one agent per player seat: got {len(agents)} for {players} (Automa seats need none)")
     for _ in range(max_decisions):
         if game.is_over():
             return game.scores()

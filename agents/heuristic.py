@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ScriptedAgent, legal_of
+from agents.base import ScriptedAgent, agent_seed, legal_of
 from aoi_env.core import flow, hidden, pending
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
@@ -196,7 +196,7 @@ class HeuristicAgent(ScriptedAgent):
     ) -> None:
         super().__init__()
         self.w = weights or Weights()
-        self.seed = seed
+        self.seed = seed = agent_seed(seed)
         self.rng = np.random.default_rng(seed)  # ties
         self.sampler = np.random.default_rng(None if seed is None else [seed, 1])  # hidden information
         self.max_depth = max_depth

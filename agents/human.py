@@ -81,7 +81,7 @@ class HumanAgent:
                 self.out(HELP)
             elif text.lower() == "quit":
                 raise HumanQuit("the human player quit")
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit():  # "²" is a digit to isdigit() but not to int()
                 if int(text) < len(moves):
                     return game.legal_actions()[int(text)]
                 self.out(f"no move number {text} (0..{len(moves) - 1})")

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import legal_of, mask_of
+from agents.base import agent_seed, legal_of, mask_of
 from aoi_env.core.engine import Game
 
 
@@ -20,8 +20,8 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int | None = 0) -> None:
-        self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.seed = agent_seed(seed)
+        self.rng = np.random.default_rng(self.seed)
 
     def choose(self, game: Game) -> int:
         legal = legal_of(game)

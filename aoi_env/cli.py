@@ -30,6 +30,19 @@ def check_output_file(path: str | None, option: str) -> None:
         raise ValueError(f"{option} {path} is a folder, not a file")
 
 
+def check_output_folder(path: str | None, option: str) -> None:
+    """Fail before the work rather than after it: the folder exists or can be made."""
+    if not path:
+        return
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{option} {path} is a file, not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot create the folder ({err.strerror or err})") from None
+
+
 def seed_arg(text: str) -> int:
     """argparse type of ``--seed``: a non-negative integer (numpy's error would not name the option)."""
     try:
@@ -220,6 +233,7 @@ def _replay(args: argparse.Namespace) -> int:
     from train.replay import run_replay
 
     check_output_file(args.html, "--html")
+    check_output_folder(args.svg, "--svg")
     run_replay(args.file, final=args.final, svg_dir=args.svg, html_file=args.html, color=args.color)
     return 0
 

@@ -217,8 +217,9 @@ such an illegal move).  An id outside the action space or not an integer fails t
 `reset(seed=s)` plays the engine game `aoi_env.Game(config, seed=s)`, so a recorded game is
 replayed by the same seed and move list; `reset()` without a seed draws the game seed from
 `env.np_random`.  `reset(options={"game": g})` starts from a copy of the engine game `g` (same
-number of players; e.g. a position built with `aoi_env.testing.Scenario`); other option keys are
-ignored.  `env.unwrapped.game` is the engine `Game` (scores, notation, text rendering, clone).
+number of players, ruleset, Automas and board side; e.g. a position built with
+`aoi_env.testing.Scenario`); the copy goes on by its own `g.config`, so its `skip_forced`,
+`setup_choices` and `area_tokens` apply, not the env's; other option keys are ignored.  `env.unwrapped.game` is the engine `Game` (scores, notation, text rendering, clone).
 
 ## Usage
 
@@ -279,7 +280,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from aoi_env.core.config import DEFAULT_PARAMS, GameConfig
+from aoi_env.core.config import DEFAULT_PARAMS, GameConfig, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import BLOCKS, NUM_ACTIONS
 from aoi_env.observation import OBS_SIZE, ObservationEncoder, encode
@@ -441,19 +442,23 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     # -- spaces ----------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        """``agent`` if it is one of ``possible_agents`` (an Automa seat is not an agent)."""
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}")
+        return agent
 
     # -- episode ---------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: ``Game(config, seed)``; without a seed, one drawn from ``np_random``."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-            seed = int(seed)
+            seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):  # other keys are ignored (PettingZoo's api_test)
             raise ValueError(f"options must be a dict (key 'game': a start position) or None, got {options!r}")
         if seed is not None or self.np_random is None:
@@ -541,9 +546,13 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             self.infos[a] = {"vp": int(scores[seat]), "rank": ranks[seat]}
         self._deads_step_first()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_game()  # before reset() there is no agent_selection to read
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
-        seat = self._seat[agent]
+        seat = self._seat[self._known(agent)]
         mask = game.action_mask() if game.current_seat() == seat else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aoi_env.core.config import GameConfig
+from aoi_env.core.config import GameConfig, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import NUM_ACTIONS
 
@@ -68,7 +68,7 @@ class VectorGame:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         self.config = config if isinstance(config, GameConfig) else GameConfig.parse(config)
         self.n = int(n)
-        self.seed = int(seed)
+        self.seed = check_seed(seed)
         self.reward = reward
         self.players = self.config.players
         self.started = 0  # games started so far (k of game_seed)

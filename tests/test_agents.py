@@ -16,6 +16,7 @@ import pytest
 from agents import Agent, HeuristicAgent, RandomAgent, available_specs, game_of, make_agent, play_game
 from aoi_env import Game
 from aoi_env.core import automa
+from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
 from aoi_env.core.state import G_AREA_TOKEN, G_ROUND, G_SEED, P_BUILT, P_COINS, P_TOOLS
@@ -199,16 +200,19 @@ def test_hidden_information_is_redrawn_from_what_the_seat_knows() -> None:
 
 
 def test_issue6_random_agent_act_is_uniform_over_the_mask() -> None:
-    """The random agent needs only the mask: 4 legal ids of 12, each drawn about 1/4 of the time."""
-    mask = np.zeros(12, dtype=np.int8)
+    """The random agent needs only the mask: 4 legal ids, each drawn about 1/4 of the time; a mask
+    that is not one of the env's (length, values, no legal id) is a clear error."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     mask[[1, 4, 7, 11]] = 1
     agent = RandomAgent(seed=5)
     draws = [agent.act(None, mask) for _ in range(4000)]
     counts = np.bincount(draws, minlength=12)
     assert set(np.flatnonzero(counts)) == {1, 4, 7, 11}
     assert (np.abs(counts[[1, 4, 7, 11]] / 4000 - 0.25) < 0.03).all()  # 1000 expected each
-    with pytest.raises(ValueError, match="at least one legal id"):
-        agent.act(None, np.zeros(12, dtype=np.int8))
+    assert agent.act(None, mask.astype(bool)) in (1, 4, 7, 11)  # a bool mask (SB3's) is fine
+    for bad in (np.zeros(NUM_ACTIONS, dtype=np.int8), np.ones(400, dtype=np.int8), np.full(NUM_ACTIONS, -1)):
+        with pytest.raises(ValueError, match=f"must be {NUM_ACTIONS} values of 0 or 1 with at least one legal id"):
+            agent.act(None, bad)
 
 
 def test_issue6_scripted_agent_reads_the_game_through_its_adapter() -> None:

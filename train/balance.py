@@ -92,7 +92,7 @@ class BalanceConfig:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
         if not self.agents:
             raise ValueError("balance needs at least one agent spec")
-        from train.config import check_base_game, check_bool, check_float, check_int
+        from train.config import check_base_game, check_bool, check_float, check_int, check_out
 
         check_int("games", self.games, 1)
         check_int("workers", self.workers, 1)
@@ -102,6 +102,7 @@ class BalanceConfig:
         for name in ("html", "plots", "records", "progress"):
             check_bool(name, getattr(self, name))
         check_base_game("game", self.game)
+        check_out("out", self.out)
         for p in self.players:
             if not 2 <= p <= 5:
                 raise ValueError(f"player counts must be 2..5, got {p}")
@@ -109,7 +110,7 @@ class BalanceConfig:
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> BalanceConfig:
         valid = set(cls.__dataclass_fields__)
-        unknown = sorted(set(doc) - valid)
+        unknown = sorted(set(doc) - valid, key=str)
         if unknown:
             raise ValueError(f"unknown balance option {unknown[0]!r}; valid: {', '.join(sorted(valid))}")
         return cls(**doc)

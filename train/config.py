@@ -53,6 +53,12 @@ def check_bool(key: str, value: Any) -> None:
         raise _fail(key, value, "true or false")
 
 
+def check_out(key: str, value: Any, optional: bool = False) -> None:
+    """An output folder: a non-empty path string (None too when ``optional``)."""
+    if not (value is None and optional) and (not isinstance(value, str) or not value):
+        raise _fail(key, value, "a directory path" + (" or null" if optional else ""))
+
+
 def check_base_game(key: str, game: Any) -> None:
     """A tournament's or balance run's base game string: valid, and without an Automa (Automa
     seats are participants, ``automa:L``, so that every game's scores match its seats)."""
@@ -171,8 +177,7 @@ class TrainConfig:
 
     def validate(self) -> None:
         check_int("seed", self.seed, 0, SEED_MAX)
-        if not isinstance(self.out, str) or not self.out:
-            raise _fail("out", self.out, "a directory path")
+        check_out("out", self.out)
         if not isinstance(self.game, str):
             raise _fail("game", self.game, "a game string such as 'aoi(players=2)'")
         try:
@@ -248,7 +253,7 @@ def _build(cls: type, doc: Any, where: str) -> Any:
     if not isinstance(doc, dict):
         raise ValueError(f"{label} must be a mapping, got {doc!r}")
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(doc) - set(fields))
+    unknown = sorted(set(doc) - set(fields), key=str)  # a YAML key may be a number
     if unknown:
         raise ValueError(f"unknown key {where + str(unknown[0])!r} in {label}; valid: {', '.join(fields)}")
     hints = typing.get_type_hints(cls)
@@ -300,7 +305,10 @@ def apply_override(doc: dict[str, Any], item: str) -> None:
     if "=" not in item:
         raise ValueError(f"bad override {item!r}: expected key=value, e.g. ppo.learning_rate=1e-4")
     key, text = (s.strip() for s in item.split("=", 1))
-    value = yaml.safe_load(text) if text else None
+    try:
+        value = yaml.safe_load(text) if text else None
+    except yaml.YAMLError as err:
+        raise ValueError(f"bad override {item!r}: the value is not YAML ({' '.join(str(err).split())[:120]})") from None
     parts = key.split(".")
     node = doc
     for part in parts[:-1]:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from agents import register_agent
-from agents.base import mask_of
+from agents.base import agent_seed, mask_of
 from aoi_env.core.engine import Game
 from aoi_env.observation import ObservationEncoder
 
@@ -98,10 +98,10 @@ class PolicyAgent:
 
     def __init__(self, policy: Any, seed: int | None = 0, deterministic: bool = True, label: str = "model") -> None:
         self.policy = policy
-        self.seed = seed
+        self.seed = agent_seed(seed)
         self.deterministic = deterministic
         self.label = label
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(self.seed)
         self.encoder = ObservationEncoder()
 
     @classmethod

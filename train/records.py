@@ -109,7 +109,7 @@ class GameRecord:
         missing = sorted(set(REQUIRED) - set(doc))
         if missing:
             raise ValueError(f"{where}: not a game record, missing {', '.join(missing)}")
-        unknown = sorted(set(doc) - names)
+        unknown = sorted(set(doc) - names, key=str)
         if unknown:
             raise ValueError(f"{where}: unknown field {unknown[0]!r}; valid: {', '.join(sorted(names))}")
         record = cls(**{**doc, **{k: [] for k in PER_MOVE if k in doc and doc[k] is None}})
@@ -292,7 +292,7 @@ def play(
         if g.is_over():
             break
         seat = g.current_seat()
-        action = int(players[seat].choose(g))
+        action = g.check_action(players[seat].choose(g))  # an agent's 255.9 is an error, not 255
         move = g.move_str(action)
         if on_decision is not None:
             on_decision(g, action, move)
@@ -391,6 +391,13 @@ def replay(record: GameRecord, on_frame: Frame | None = None, check_actions: boo
     same_schema = versions.get("state_schema") == STATE_SCHEMA_VERSION
     if record.final_state_sha256 and same_schema and state_digest(g) != record.final_state_sha256:
         raise ReplayError(f"final state differs after {total} moves (same scores {scores}, different state bytes)")
+    replayed = GameRecord(game=record.game, seed=record.seed)
+    finish_record(replayed, g)
+    for name in ("factions", "boards", "breakdown"):  # read from the game at its end: a record says what it had
+        if getattr(record, name) and getattr(record, name) != getattr(replayed, name):
+            raise ReplayError(
+                f"the recorded {name} {getattr(record, name)} differ from the replayed game's {getattr(replayed, name)}"
+            )
     return g
 
 

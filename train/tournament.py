@@ -335,7 +335,7 @@ class TournamentConfig:
     plots: bool = True  # OUT/tournament.png (matplotlib, the eval extra)
 
     def __post_init__(self) -> None:
-        from train.config import check_base_game, check_bool, check_int
+        from train.config import check_base_game, check_bool, check_int, check_out
 
         if isinstance(self.agents, str):  # "heuristic random" or "heuristic,random"
             self.agents = self.agents.replace(",", " ").split()
@@ -349,11 +349,12 @@ class TournamentConfig:
         check_bool("progress", self.progress)
         check_bool("plots", self.plots)
         check_base_game("game", self.game)
+        check_out("out", self.out, optional=True)
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TournamentConfig:
         valid = set(cls.__dataclass_fields__)
-        unknown = sorted(set(doc) - valid)
+        unknown = sorted(set(doc) - valid, key=str)
         if unknown:
             raise ValueError(f"unknown tournament option {unknown[0]!r}; valid: {', '.join(sorted(valid))}")
         return cls(**doc)

@@ -11,8 +11,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from aoi_env.core.board import Geometry, geometry
-from aoi_env.data import GameData, load
+from aoi_env.data import NUM_POSITIONS, GameData, load
 from aoi_env.data.enums import Faction, Terrain
 
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -38,10 +40,30 @@ FACTION_NAMES = tuple(f.name.lower() for f in Faction)
 TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain)[:7]
 
 
-def _as_names(name: str, value: Any, valid: tuple[str, ...], players: int) -> tuple[str, ...]:
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """``seed`` as a Python int if it is a non-negative integer (a numpy integer too); anything
+    else, a float or a bool included, is a ValueError naming it rather than a silent ``int()``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def _as_sequence(name: str, value: Any) -> tuple[Any, ...]:
+    """A list parameter: a list or tuple in seat order, a string "a,b" (or "a+b"), or None for
+    none.  A set is refused: its order, and so the seating, would depend on string hashing."""
+    if value is None:
+        return ()
     if isinstance(value, str):
-        value = tuple(v for v in value.replace("+", ",").split(",") if v) if value else ()
-    value = tuple(str(v).strip().lower() for v in value)
+        return tuple(v for v in value.replace("+", ",").split(",") if v)
+    if isinstance(value, (set, frozenset)):
+        raise ValueError(f"{name} must be a list or tuple, not a set: a set's order depends on string hashing")
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{name} must be a list or a comma-separated string, got {value!r}")
+    return tuple(value)
+
+
+def _as_names(name: str, value: Any, valid: tuple[str, ...], players: int) -> tuple[str, ...]:
+    value = tuple(str(v).strip().lower() for v in _as_sequence(name, value))
     for v in value:
         if v not in valid:
             raise ValueError(f"unknown {name[:-1]} {v!r}; valid: {', '.join(valid)}")
@@ -49,6 +71,18 @@ def _as_names(name: str, value: Any, valid: tuple[str, ...], players: int) -> tu
         raise ValueError(f"{name} must name one per player: got {len(value)} for {players} players")
     _no_repeats(name, value)
     return value
+
+
+def _as_area_tokens(value: Any) -> tuple[int, ...]:
+    """Integers, or digit strings from a game string; a float or a bool is refused, not rounded."""
+    out = []
+    for t in _as_sequence("area_tokens", value):
+        if isinstance(t, str) and t.strip().isascii() and t.strip().isdigit():
+            t = int(t)
+        if isinstance(t, bool) or not isinstance(t, (int, np.integer)):
+            raise ValueError(f"area_tokens must be non-negative integers, got {value!r}")
+        out.append(int(t))
+    return tuple(out)
 
 
 def _no_repeats(name: str, values: list[str] | tuple[str, ...]) -> None:
@@ -76,10 +110,7 @@ class GameConfig:
         players = self.players
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer 2..5, got {players!r}")
-        automa = self.automa
-        if isinstance(automa, str):
-            automa = tuple(a for a in automa.replace(",", "+").split("+") if a)
-        automa = tuple(str(a).strip().lower() for a in automa)
+        automa = tuple(str(a).strip().lower() for a in _as_sequence("automa", self.automa))
         object.__setattr__(self, "automa", automa)
         automa_terrains: list[str] = []
         if automa:
@@ -108,15 +139,12 @@ class GameConfig:
             raise ValueError(f"Automa terrain {clash[0]} is also a player's board (AUTOMA.md §3.3: all distinct)")
         if not isinstance(self.skip_forced, bool):
             raise ValueError(f"skip_forced must be true or false, got {self.skip_forced!r}")
-        tokens = self.area_tokens
-        if isinstance(tokens, str):
-            tokens = tuple(t for t in tokens.replace("+", ",").split(",") if t)
-        try:
-            tokens = tuple(int(t) for t in tokens)
-        except (TypeError, ValueError):
-            raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}") from None
-        if not tokens or any(t < 0 for t in tokens):
-            raise ValueError(f"area_tokens must be non-negative integers, got {self.area_tokens!r}")
+        tokens = _as_area_tokens(self.area_tokens)
+        if not tokens or any(not 0 <= t <= NUM_POSITIONS for t in tokens):
+            raise ValueError(
+                f"area_tokens must be non-negative integers, at most {NUM_POSITIONS} (an area size), "
+                f"got {self.area_tokens!r}"
+            )
         object.__setattr__(self, "area_tokens", tokens)
         seats = self.seats
         if seats == 2 and self.map == "3-5":
@@ -144,6 +172,8 @@ class GameConfig:
     @staticmethod
     def parse_params(text: str) -> dict[str, Any]:
         """The parameters a game string names, typed but not yet checked together (``parse``)."""
+        if not isinstance(text, str):
+            raise ValueError(f"a game string such as 'aoi(players=3)' is expected, got {text!r}")
         t = text.strip()
         if not (t.startswith("aoi(") and t.endswith(")")):
             raise ValueError(f"bad game string {text!r}: expected aoi(name=value,...)")

@@ -20,7 +20,7 @@ import numpy as np
 
 from aoi_env.core import pending
 from aoi_env.core.board import Geometry
-from aoi_env.core.config import GameConfig
+from aoi_env.core.config import GameConfig, check_seed
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import DROPPABLE, Kind, Row
 from aoi_env.core.state import (
@@ -30,12 +30,14 @@ from aoi_env.core.state import (
     G_PHASE,
     G_RNG_COUNTER,
     G_SEED,
+    H_TERRAIN,
     P_VP,
     Phase,
     State,
 )
 from aoi_env.core.tables import Tables, tables
 from aoi_env.data import GameData, load
+from aoi_env.data.enums import Terrain
 
 _NO_ACTIONS = bytes(NUM_ACTIONS)
 _SETUP, _OVER = int(Phase.SETUP), int(Phase.OVER)  # plain ints: compared at every step
@@ -110,6 +112,9 @@ class Game:
             config = GameConfig()
         elif isinstance(config, str):
             config = GameConfig.parse(config)
+        elif not isinstance(config, GameConfig):
+            raise ValueError(f"config must be a GameConfig or a game string such as 'aoi(players=3)', got {config!r}")
+        seed = check_seed(seed)
         self.config = config
         self._seats = config.seats  # read very often (observation rotation, offers): a plain attribute
         self._players = config.players
@@ -131,12 +136,14 @@ class Game:
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         self._nb_cache: tuple[bytes, tuple[tuple[int, ...], ...]] | None = None
         if state is not None:
+            if not isinstance(state, State):
+                raise ValueError(f"state must be an aoi_env State (State.from_bytes / from_json), got {state!r}")
             if state.seats != config.seats:
                 raise ValueError(f"the state has {state.seats} seats but {config} has {config.seats} players")
             self.state = state
-            self._refresh()
+            self._check_loaded()
             return
-        self.state = setup.new_state(self, int(seed))
+        self.state = setup.new_state(self, seed)
         self._advance()
 
     # -- public API -------------------------------------------------------------------------
@@ -181,9 +188,11 @@ class Game:
         """Notation of a legal id in the current position (docs/notation.md); ValueError otherwise."""
         if self.is_over():
             raise ValueError("the game is over: no moves")
+        if type(action) is not int:
+            action = self.check_action(action)  # its type rules: a float or an array is an error
         if action not in self._legal:  # describe functions assume a legal id (issue 9: clear errors)
             raise ValueError(f"action {action!r} is not legal now; legal: {', '.join(self.legal_moves())}")
-        return self._describe(int(action))
+        return self._describe(action)
 
     def _describe(self, action: int) -> str:
         row = pending.top(self.state)
@@ -300,6 +309,46 @@ class Game:
         row = pending.top(self.state)
         self._legal = [] if row is None else sorted(HANDLERS[row[0]].legal(self, row))
         self._seat = -1 if row is None else row[1]
+
+    def _check_loaded(self) -> None:
+        """Load a state: it must lie on this config's board side (its river and off-board cells
+        never change) and have a pending decision of a player seat, or be over; anything else,
+        such as bytes edited by hand or saved from another board side, is a ValueError.  (The
+        ruleset leaves no trace in the state: loading under the right one is the caller's part.)"""
+        s = self.state
+        terrain, printed = s.hexes[:, H_TERRAIN], self.geo.terrain
+        fixed = printed >= Terrain.RIVER
+        if not np.array_equal(terrain[fixed], printed[fixed]) or (terrain[~fixed] >= Terrain.RIVER).any():
+            raise ValueError(f"the state is not a position on the {self.geo.name} board side of {self.config}")
+        depth = s.glob.item(G_DEPTH)
+        over = s.glob.item(G_PHASE) == _OVER
+        kinds = s.stack[: max(depth, 0), 0].tolist()
+        problem = (
+            f"its pending stack has depth {depth} (0..{len(s.stack)})"
+            if not 0 <= depth <= len(s.stack)
+            else next(
+                (f"its pending stack holds an unknown kind {k}" for k in kinds if k not in HANDLERS and k not in AUTO),
+                "",
+            )
+        )
+        if not problem and not over:
+            top = kinds[-1] if kinds else None
+            seat = s.stack.item(depth - 1, 1) if depth else -1
+            if top not in HANDLERS or not self.is_player(seat):
+                problem = "the game is not over but no player seat has a decision pending"
+        if not problem and not 0 <= s.glob.item(G_PHASE) < len(Phase.NAMES):
+            problem = (
+                f"its phase {s.glob.item(G_PHASE)} is none of {', '.join(Phase.NAMES)} (0..{len(Phase.NAMES) - 1})"
+            )
+        if not problem:
+            self._refresh()
+            from aoi_env.core.invariants import violations  # the checks run after every fuzzed decision
+
+            problem = "; ".join(violations(self)[:3])
+        if not problem and not over and not self._legal:
+            problem = f"the pending {Kind(kinds[-1]).name.lower()} decision has no legal move"
+        if problem:
+            raise ValueError(f"the state is not a valid position of {self.config}: {problem}")
 
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)

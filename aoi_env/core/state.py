@@ -215,6 +215,8 @@ class State:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> State:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ValueError(f"state bytes must be bytes (State.to_bytes()), got {type(data).__name__}")
         if len(data) < 8:
             raise ValueError(f"state bytes too short: {len(data)} bytes, the header alone is 8")
         version, seats = (int(v) for v in np.frombuffer(data[:8], dtype=np.int32))
@@ -238,9 +240,12 @@ class State:
 
     @classmethod
     def from_json(cls, text: str) -> State:
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise ValueError(f"state JSON must be a string (State.to_json()), got {type(text).__name__}")
         doc = json.loads(text)
         if not isinstance(doc, dict) or not isinstance(doc.get("bytes"), str):
             raise ValueError('state JSON must be an object {"schema": ..., "bytes": "<base64>"}')
-        if doc.get("schema") != STATE_SCHEMA_VERSION:
-            raise ValueError(f"state schema {doc.get('schema')} is not {STATE_SCHEMA_VERSION}")
+        schema = doc.get("schema")
+        if type(schema) is not int or schema != STATE_SCHEMA_VERSION:  # true == 1 in Python, not here
+            raise ValueError(f"state schema {schema!r} is not {STATE_SCHEMA_VERSION}")
         return cls.from_bytes(base64.b64decode(doc["bytes"], validate=True))

@@ -1,0 +1,264 @@
+"""Bad input through the public surface: a clear ValueError naming the problem, nothing changed.
+
+Each case was found by an audit of the public API with malformed values (DESIGN §8: an impossible
+config, an illegal action or a malformed string raises a ValueError naming what is wrong).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import aoi_env
+from agents import make_agent, play_game
+from agents.human import HumanAgent
+from aoi_env import Game
+from aoi_env.cli import main
+from aoi_env.core.config import GameConfig
+from aoi_env.core.state import G_DEPTH, G_NUM_BRIDGES, G_PHASE, State
+from aoi_env.vector import VectorGame
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def started(config: str = "aoi(players=3)", seed: int = 7, moves: int = 5) -> Game:
+    g = Game(config, seed=seed)
+    for _ in range(moves):
+        g.apply_action(g.legal_actions()[0])
+    return g
+
+
+# -- game config ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["factions", "boards", "automa"])
+def test_a_list_parameter_of_none_is_its_default(name: str):
+    assert GameConfig(players=2, **{name: None}) == GameConfig(players=2)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"factions": 5}, "factions must be a list or a comma-separated string, got 5"),
+        ({"boards": 3.0}, "boards must be a list or a comma-separated string"),
+        # a set's order depends on PYTHONHASHSEED: the same seed would seat other factions elsewhere
+        ({"factions": {"omar", "moles"}}, "factions must be a list or tuple, not a set"),
+        ({"area_tokens": [12.9, 13.5]}, "area_tokens must be non-negative integers, got \\[12.9, 13.5\\]"),
+        ({"area_tokens": [True]}, "area_tokens must be non-negative integers"),
+        ({"area_tokens": [3_000_000_000]}, "at most 117 \\(an area size\\)"),  # OP-11: an int32 in the state
+    ],
+)
+def test_list_parameters_of_the_wrong_kind_are_named(params: dict, message: str):
+    with pytest.raises(ValueError, match=message):
+        GameConfig(players=2, **params)
+
+
+def test_area_tokens_as_a_game_string_still_parse():
+    assert GameConfig.parse("aoi(players=2,area_tokens=12+14)").area_tokens == (12, 14)  # OP-11
+
+
+@pytest.mark.parametrize("config", [3, {"players": 3}, b"aoi(players=3)"])
+def test_game_config_must_be_a_config_or_a_game_string(config):
+    with pytest.raises(ValueError, match="a game string such as 'aoi\\(players=3\\)'|must be a GameConfig"):
+        Game(config)
+
+
+def test_parse_of_a_non_string_is_a_clear_error():
+    with pytest.raises(ValueError, match="a game string such as"):
+        GameConfig.parse(None)  # type: ignore[arg-type]
+
+
+# -- seeds ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1.7, 1.0, "1", True, None, -1])
+def test_game_seed_is_a_non_negative_integer_not_a_silent_int(seed):
+    with pytest.raises(ValueError, match=f"seed must be a non-negative integer, got {seed!r}"):
+        Game("aoi(players=2)", seed=seed)
+
+
+def test_a_numpy_integer_seed_is_the_same_game():
+    a, b = Game("aoi(players=2)", seed=np.int64(5)), Game("aoi(players=2)", seed=5)
+    assert a.state.to_bytes() == b.state.to_bytes()
+
+
+@pytest.mark.parametrize("seed", [1.5, "7", -2])
+def test_vector_and_agent_seeds_are_checked_too(seed):
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        VectorGame("aoi(players=2)", n=1, seed=seed)
+    for spec in ("random", "heuristic"):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            make_agent(spec, seed=seed)
+    assert make_agent("random", seed=None).seed is None  # fresh entropy stays allowed
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [250.0, np.float32(250), np.array(250), np.array([250]), 250 + 0j])
+def test_move_str_has_the_type_rules_of_check_action(action):
+    g = Game("aoi(players=2)", seed=0)
+    assert 250 in g.legal_actions() and g.move_str(250) == "set desert"
+    before = g.state.to_bytes()
+    with pytest.raises(ValueError, match="action must be an integer id"):
+        g.move_str(action)
+    assert g.state.to_bytes() == before
+    assert g.move_str(np.int64(250)) == "set desert"
+
+
+def test_a_recorded_agent_answer_is_checked_not_truncated():
+    from train.records import play_record
+
+    class Sloppy:
+        name = "sloppy"
+
+        def choose(self, game: Game) -> float:
+            return game.legal_actions()[0] + 0.9
+
+        def act(self, observation, mask=None):  # pragma: no cover - not called
+            raise NotImplementedError
+
+    with pytest.raises(ValueError, match="action must be an integer id, got 250.9"):
+        play_record("aoi(players=2)", [Sloppy(), "random"], seed=0)
+
+
+def test_play_game_needs_an_agent_per_player_seat_only():
+    """AUTOMA.md §1: the Automa plays inside the engine, so a solo game takes one agent."""
+    scores = play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random", seed=0)])
+    assert len(scores) == 2
+    with pytest.raises(ValueError, match="need one agent per player seat: got 2 for 1"):
+        play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random")] * 2)
+
+
+def test_the_human_prompt_asks_again_after_a_digit_int_cannot_read():
+    lines = []
+    human = HumanAgent(stream=io.StringIO("²\n0\n"), out=lines.append, show_board=False)
+    g = Game("aoi(players=2)", seed=0)
+    assert human.choose(g) == g.legal_actions()[0]
+
+
+# -- saved states ----------------------------------------------------------------------------------
+
+
+def test_a_saved_state_loads_under_its_own_config_only():
+    g = started()
+    blob = g.state.to_bytes()
+    assert Game("aoi(players=3)", state=State.from_bytes(blob)).legal_actions() == g.legal_actions()
+    with pytest.raises(ValueError, match="not a position on the 1-3 board side"):  # R5
+        Game("aoi(players=3,map=1-3)", state=State.from_bytes(blob))
+    with pytest.raises(ValueError, match="state must be an aoi_env State"):
+        Game("aoi(players=3)", state=blob)  # type: ignore[arg-type]
+
+
+def _edit(edit) -> State:
+    s = started().state.clone()
+    edit(s)
+    return State.from_bytes(s.to_bytes())
+
+
+def _top(s: State, field: int, value: int) -> None:
+    s.stack[s.glob[G_DEPTH] - 1, field] = value
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: _top(s, 0, 999), "unknown kind 999"),
+        (lambda s: _top(s, 0, -5), "unknown kind -5"),
+        (lambda s: s.glob.__setitem__(G_DEPTH, 100), "depth 100"),
+        (lambda s: s.glob.__setitem__(G_DEPTH, -1), "depth -1"),
+        (lambda s: s.glob.__setitem__(G_DEPTH, 0), "not over but no player seat has a decision pending"),
+        (lambda s: _top(s, 1, 7), "not over but no player seat has a decision pending"),
+        (lambda s: s.glob.__setitem__(G_PHASE, 17), "its phase 17 is none of setup"),
+        (lambda s: s.glob.__setitem__(G_NUM_BRIDGES, 99), "99 bridges on the map"),  # an invariant (R40)
+    ],
+)
+def test_edited_state_bytes_are_not_a_valid_position(edit, message: str):
+    with pytest.raises(ValueError, match=f"the state is not a valid position of aoi\\(players=3\\): .*{message}"):
+        Game("aoi(players=3)", state=_edit(edit))
+
+
+def test_state_json_and_bytes_name_what_is_wrong():
+    state = started().state
+    doc = json.loads(state.to_json())
+    for schema in ("1", True):
+        with pytest.raises(ValueError, match=f"state schema {schema!r} is not"):
+            State.from_json(json.dumps({**doc, "schema": schema}))
+    for data in (None, "text"):
+        with pytest.raises(ValueError, match="state bytes must be bytes"):
+            State.from_bytes(data)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="state JSON must be a string"):
+        State.from_json(None)  # type: ignore[arg-type]
+
+
+def test_a_hand_edited_record_field_fails_its_replay(tmp_path: Path):
+    from train.records import ReplayError, load, play_record, replay, save
+
+    rec = play_record("aoi(players=2)", ["random", "random"], seed=0)
+    path = save(rec, tmp_path / "g.json")
+    doc = json.loads(path.read_text())
+    doc["factions"] = list(reversed(doc["factions"]))
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ReplayError, match="the recorded factions .* differ from the replayed game's"):
+        replay(load(path))
+
+
+# -- the PettingZoo env ----------------------------------------------------------------------------
+
+
+def test_an_unknown_agent_is_named():
+    e = aoi_env.raw_env(num_players=1, automa="simpletons:2")
+    e.reset(seed=0)
+    for call in (e.observe, e.observation_space, e.action_space):
+        with pytest.raises(ValueError, match="unknown agent 'player_1'; the agents are player_0"):
+            call("player_1")  # the Automa seat is not an agent
+
+
+def test_last_before_reset_is_the_documented_runtime_error():
+    with pytest.raises(RuntimeError, match="call reset\\(\\) before using the environment"):
+        aoi_env.raw_env(num_players=2).last()
+
+
+def test_a_start_position_goes_on_by_its_own_config():
+    g = Game("aoi(players=2,skip_forced=false)", seed=1)
+    e = aoi_env.raw_env(num_players=2)
+    e.reset(options={"game": g})
+    assert e.unwrapped.game.config.skip_forced is False and e.config.skip_forced is True
+
+
+# -- configs and the command line ------------------------------------------------------------------
+
+
+def test_a_set_override_that_is_not_yaml_is_exit_2(capsys: pytest.CaptureFixture[str]):
+    config = str(ROOT / "configs" / "quick.yaml")
+    assert main(["train", "--config", config, "--set", "ppo.net_arch=[256, 128"]) == 2
+    assert "bad override 'ppo.net_arch=[256, 128': the value is not YAML" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["train", "tournament", "balance"])
+def test_a_yaml_number_key_next_to_an_unknown_key_is_exit_2(command: str, tmp_path: Path, capsys):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("1: x\nzzz: 2\n")
+    assert main([command, "--config", str(cfg)]) == 2
+    assert "unknown" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["tournament", "balance"])
+def test_an_out_that_is_not_a_path_is_exit_2(command: str, tmp_path: Path, capsys):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("agents: [random, random]\nout: 5\n")
+    assert main([command, "--config", str(cfg)]) == 2
+    assert "bad value for 'out': 5" in capsys.readouterr().err
+
+
+def test_replay_checks_its_svg_folder_before_replaying(tmp_path: Path, capsys):
+    from train.records import play_record, save
+
+    record = save(play_record("aoi(players=2)", ["random", "random"], seed=0), tmp_path / "g.json")
+    assert main(["replay", str(record), "--svg", str(record)]) == 2
+    captured = capsys.readouterr()
+    assert f"--svg {record} is a file, not a folder" in captured.err and "replayed" not in captured.out
