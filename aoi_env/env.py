@@ -547,12 +547,24 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         self._deads_step_first()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._require_game()  # before reset() there is no agent_selection to read
-        return super().last(observe)
+        """``AECEnv.last``, with the documented ``RuntimeError`` before ``reset()`` (there is no
+        ``agent_selection`` to read yet)."""
+        if self.game is None:
+            self._require_game()
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
-        seat = self._seat[self._known(agent)]
+        seat = self._seat.get(agent)
+        if seat is None:
+            self._known(agent)  # raises the ValueError naming the agents
         mask = game.action_mask() if game.current_seat() == seat else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
 
