@@ -312,43 +312,43 @@ class Game:
 
     def _check_loaded(self) -> None:
         """Load a state: it must lie on this config's board side (its river and off-board cells
-        never change) and have a pending decision of a player seat, or be over; anything else,
-        such as bytes edited by hand or saved from another board side, is a ValueError.  (The
-        ruleset leaves no trace in the state: loading under the right one is the caller's part.)"""
-        s = self.state
-        terrain, printed = s.hexes[:, H_TERRAIN], self.geo.terrain
+        never change) and be a position of this game (``_position_problem``); bytes edited by hand
+        or saved on the other board side are a ValueError.  (The ruleset leaves no trace in the
+        state: loading under the right one is the caller's part.)"""
+        terrain, printed = self.state.hexes[:, H_TERRAIN], self.geo.terrain
         fixed = printed >= Terrain.RIVER
         if not np.array_equal(terrain[fixed], printed[fixed]) or (terrain[~fixed] >= Terrain.RIVER).any():
             raise ValueError(f"the state is not a position on the {self.geo.name} board side of {self.config}")
-        depth = s.glob.item(G_DEPTH)
-        over = s.glob.item(G_PHASE) == _OVER
-        kinds = s.stack[: max(depth, 0), 0].tolist()
-        problem = (
-            f"its pending stack has depth {depth} (0..{len(s.stack)})"
-            if not 0 <= depth <= len(s.stack)
-            else next(
-                (f"its pending stack holds an unknown kind {k}" for k in kinds if k not in HANDLERS and k not in AUTO),
-                "",
-            )
-        )
-        if not problem and not over:
-            top = kinds[-1] if kinds else None
-            seat = s.stack.item(depth - 1, 1) if depth else -1
-            if top not in HANDLERS or not self.is_player(seat):
-                problem = "the game is not over but no player seat has a decision pending"
-        if not problem and not 0 <= s.glob.item(G_PHASE) < len(Phase.NAMES):
-            problem = (
-                f"its phase {s.glob.item(G_PHASE)} is none of {', '.join(Phase.NAMES)} (0..{len(Phase.NAMES) - 1})"
-            )
-        if not problem:
-            self._refresh()
-            from aoi_env.core.invariants import violations  # the checks run after every fuzzed decision
-
-            problem = "; ".join(violations(self)[:3])
-        if not problem and not over and not self._legal:
-            problem = f"the pending {Kind(kinds[-1]).name.lower()} decision has no legal move"
+        problem = self._position_problem()
         if problem:
             raise ValueError(f"the state is not a valid position of {self.config}: {problem}")
+
+    def _position_problem(self) -> str:
+        """What makes the loaded state no position of this game ("" if nothing): a malformed
+        pending stack or phase, no player seat to decide in a game not over, a broken invariant,
+        a decision without a legal move.  Computes the legal ids on the way."""
+        s = self.state
+        depth, phase = s.glob.item(G_DEPTH), s.glob.item(G_PHASE)
+        if not 0 <= depth <= len(s.stack):
+            return f"its pending stack has depth {depth} (0..{len(s.stack)})"
+        kinds = s.stack[:depth, 0].tolist()
+        unknown = [k for k in kinds if k not in HANDLERS and k not in AUTO]
+        if unknown:
+            return f"its pending stack holds an unknown kind {unknown[0]}"
+        if not 0 <= phase < len(Phase.NAMES):
+            return f"its phase {phase} is none of {', '.join(Phase.NAMES)} (0..{len(Phase.NAMES) - 1})"
+        over = phase == _OVER
+        if not over and (not kinds or kinds[-1] not in HANDLERS or not self.is_player(s.stack.item(depth - 1, 1))):
+            return "the game is not over but no player seat has a decision pending"
+        self._refresh()
+        from aoi_env.core.invariants import violations  # the checks run after every fuzzed decision
+
+        found = violations(self)
+        if found:
+            return "; ".join(found[:3])
+        if not over and not self._legal:
+            return f"the pending {Kind(kinds[-1]).name.lower()} decision has no legal move"
+        return ""
 
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
