@@ -82,13 +82,16 @@ def plot_learning(
     axes[0].legend(loc="best", fontsize=8, title="opponent", title_fontsize=8)
     axes[1].axhline(0, color="black", lw=0.8, ls="--")
     axes[1].set_ylabel("VP margin")
-    axes[0].set_title(title or "self-play: the learner against each opponent kind")
-    axes[0].text(0.99, 0.02, f"mean of the last {window} rollouts", transform=axes[0].transAxes, ha="right", fontsize=7)
+    axes[0].set_title(
+        f"{title or 'self-play: the learner against each opponent kind'}\n"
+        f"(each point: the games of the last {window} rollouts)",
+        fontsize=10,
+    )
     if evals is not None:
         steps, rewards = evals
         axes[2].plot(steps, rewards.mean(axis=1), "o-", color="black")
         axes[2].set_ylabel("mean final reward")
-        axes[2].text(0.99, 0.02, eval_label, transform=axes[2].transAxes, ha="right", fontsize=7)
+        axes[2].set_title(eval_label, fontsize=9)
     axes[-1].set_xlabel("learner steps")
     fig.tight_layout()
     out = Path(path)
