@@ -38,7 +38,8 @@ and the order of the Automa's face-down deck and reserve.  An agent that searche
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
 inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from
 what a seat knows (information-set sampling, as the heuristic player does).  Hex planes run over the 117 grid positions
-`pos = row * 13 + col` of the 9 x 13 frame (off-board cells have terrain "off").  Counts are
+`pos = row * 13 + col` of the 9 x 13 frame (odd rows shifted half a hex to the right;
+off-board cells have terrain "off").  Counts are
 divided by the scale shown and clipped to 1.  `aoi_env.observation.views(obs)` gives the named
 views below; `layout()` their slices.
 
@@ -58,19 +59,19 @@ views below; `layout()` their slices.
 | 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
 | 5148:5265 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
 | 5265:5382 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
-| 5382:5386 | `game_players` | 4 | number of players one-hot: 2 3 4 5 |
+| 5382:5386 | `game_players` | 4 | number of seats (players and Automas) one-hot: 2 3 4 5 |
 | 5386:5387 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
 | 5387:5388 | `game_map` | 1 | 1 = board side 1-3, 0 = side 3-5 (R5) |
-| 5388:5393 | `player_present` | 5 | the relative seat is a player in this game |
+| 5388:5393 | `player_present` | 5 | the relative seat is taken in this game (a player or an Automa) |
 | 5393:5433 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
 | 5433:5513 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
-| 5513:5573 | `automa_bonus_row` | 6 x 10 | solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7) |
-| 5573:5633 | `player_faction` | 5 x 12 | faction one-hot (data order) |
+| 5513:5573 | `automa_bonus_row` | 6 x 10 | games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7) |
+| 5573:5633 | `player_faction` | 5 x 12 | faction one-hot (data order); 0 on an Automa seat (see player_automa) |
 | 5633:5668 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
 | 5668:5728 | `player_resources` | 5 x 12 | vp/200 coins/100 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
 | 5728:5748 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
-| 5748:5758 | `player_tracks` | 5 x 2 | sailing/4, terraforming upgrades/2 |
-| 5758:5783 | `player_buildings` | 5 x 5 | own pieces built / pieces: workshop guild school university palace |
+| 5748:5758 | `player_tracks` | 5 x 2 | sailing track/4 (without bonus B1's +1, which hex_reach counts), terraforming upgrades/2 |
+| 5758:5783 | `player_buildings` | 5 x 5 | own pieces built / pieces (9 4 3 1 1): workshop guild school university palace |
 | 5783:5818 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
 | 5818:5843 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
 | 5843:5903 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
@@ -91,24 +92,24 @@ views below; `layout()` their slices.
 | 6724:6730 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
 | 6730:6736 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
 | 6736:6742 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 6742:6838 | `scholar_spaces` | 16 x 6 | occupant of science space (discipline * 4 + space): rel. seat, neutral |
-| 6838:6845 | `neutral_left` | 7 | neutral pieces left / supply: workshop .. monument (R1) |
+| 6742:6838 | `scholar_spaces` | 16 x 6 | occupant of science space discipline * 4 + space (space 0: the 3 space, 1-3: the 2 spaces): rel. seat, neutral |
+| 6838:6845 | `neutral_left` | 7 | neutral pieces left / supply (1 each, 5 towers): workshop .. monument (R1) |
 | 6845:6846 | `pavilions_left` | 1 | pavilions left / 8 |
-| 6846:6851 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down, rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 6846:6851 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down: setup and rounds 1-5, R25), neutral science levels / 12 (R24) |
 | 6851:6859 | `round` | 8 | round one-hot: setup, 1..6, over |
 | 6859:6864 | `phase` | 5 | phase one-hot: setup income actions science over |
 | 6864:6936 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
 | 6936:6940 | `final_tile` | 4 | final round tile F1..F4 (R7) |
 | 6940:6945 | `start_player` | 5 | start player, relative seat |
-| 6945:7029 | `setup_bundle_faction` | 7 x 12 | standard distribution: faction of the set of each terrain (R15) |
-| 7029:7099 | `setup_bundle_bonus` | 7 x 10 | standard distribution: bonus tile of each untaken set |
-| 7099:7135 | `setup_draft` | 36 | draft pools (R16): planning cards 7, factions 12, palace tiles 17 |
+| 6945:7029 | `setup_bundle_faction` | 7 x 12 | setup only (else 0), standard distribution: faction of the set of each terrain (R15) |
+| 7029:7099 | `setup_bundle_bonus` | 7 x 10 | setup only (else 0), standard distribution: bonus tile of each untaken set |
+| 7099:7135 | `setup_draft` | 36 | setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17 |
 | 7135:7219 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
 | 7219:7254 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
 | 7254:7259 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
 | 7259:7260 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
 | 7260:7264 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 7264:7271 | `pending_building` | 7 | building of the pending placement or upgrade, workshop .. monument |
+| 7264:7271 | `pending_building` | 7 | building of a pending initial or neutral placement or upgrade, workshop .. monument (palace 16's Guild: 0, its kind says it) |
 | 7271:7274 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
 | 7274:7277 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
 | 7277:7281 | `pending_discipline` | 4 | discipline of a key decision (R50) |

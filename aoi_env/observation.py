@@ -184,11 +184,11 @@ LAYOUT: tuple[Block, ...] = (
         "hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex)",
     ),
     # -- game parameters ----------------------------------------------------------------------
-    Block("game_players", (4,), "number of players one-hot: 2 3 4 5"),
+    Block("game_players", (4,), "number of seats (players and Automas) one-hot: 2 3 4 5"),
     Block("game_ruleset", (1,), "1 = ruleset v1.0, 0 = v1.2 (R145)"),
     Block("game_map", (1,), "1 = board side 1-3, 0 = side 3-5 (R5)"),
     # -- players, rows by relative seat ------------------------------------------------------
-    Block("player_present", (S,), "the relative seat is a player in this game"),
+    Block("player_present", (S,), "the relative seat is taken in this game (a player or an Automa)"),
     Block("player_automa", (S, 8), "Automa seat: level / 5, then her faction one-hot (docs/automa.md order)"),
     Block(
         "player_automa_cards",
@@ -196,8 +196,12 @@ LAYOUT: tuple[Block, ...] = (
         f"Automa seat: cards in her deck / {automa.NUM_CARDS}, in the reserve / {automa.NUM_CARDS}, then which "
         "cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3)",
     ),
-    Block("automa_bonus_row", (6, 10), "solo: bonus tile B1..B10 in each slot of the Automa's row (AUTOMA.md 3.7)"),
-    Block("player_faction", (S, 12), "faction one-hot (data order)"),
+    Block(
+        "automa_bonus_row",
+        (6, 10),
+        "games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7)",
+    ),
+    Block("player_faction", (S, 12), "faction one-hot (data order); 0 on an Automa seat (see player_automa)"),
     Block("player_board", (S, 7), "planning board = native terrain one-hot"),
     Block(
         "player_resources",
@@ -206,8 +210,13 @@ LAYOUT: tuple[Block, ...] = (
         f"books(banking law engineering medicine)/{BOOKS_SCALE:g} bowls(I II III)/{BOWL_SCALE:g}",
     ),
     Block("player_science", (S, 4), f"science level per discipline / {MAX_LEVEL} (R47)"),
-    Block("player_tracks", (S, 2), f"sailing/{SAILING_SCALE:g}, terraforming upgrades/{TERRAFORMING_SCALE:g}"),
-    Block("player_buildings", (S, 5), "own pieces built / pieces: workshop guild school university palace"),
+    Block(
+        "player_tracks",
+        (S, 2),
+        f"sailing track/{SAILING_SCALE:g} (without bonus B1's +1, which hex_reach counts), "
+        f"terraforming upgrades/{TERRAFORMING_SCALE:g}",
+    ),
+    Block("player_buildings", (S, 5), "own pieces built / pieces (9 4 3 1 1): workshop guild school university palace"),
     Block("player_neutral", (S, 7), f"neutral pieces owned / {NEUTRAL_SCALE:g}: workshop .. monument (R46)"),
     Block(
         "player_counts",
@@ -239,13 +248,18 @@ LAYOUT: tuple[Block, ...] = (
     Block("spells_used", (6,), "X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75)"),
     Block("book_actions", (6,), "book action BA1..BA6 is in play (R8)"),
     Block("book_actions_used", (6,), "X token on book action BA1..BA6"),
-    Block("scholar_spaces", (16, S + 1), "occupant of science space (discipline * 4 + space): rel. seat, neutral"),
-    Block("neutral_left", (7,), "neutral pieces left / supply: workshop .. monument (R1)"),
+    Block(
+        "scholar_spaces",
+        (16, S + 1),
+        "occupant of science space discipline * 4 + space (space 0: the 3 space, 1-3: the 2 spaces): "
+        "rel. seat, neutral",
+    ),
+    Block("neutral_left", (7,), "neutral pieces left / supply (1 each, 5 towers): workshop .. monument (R1)"),
     Block("pavilions_left", (1,), f"pavilions left / {PAVILION_SCALE:g}"),
     Block(
         "neutral_faction",
         (5,),
-        f"2 players: area token / {AREA_SCALE:g} (0 while face down, rounds 1-5, R25), "
+        f"2 players: area token / {AREA_SCALE:g} (0 while face down: setup and rounds 1-5, R25), "
         "neutral science levels / 12 (R24)",
     ),
     # -- round --------------------------------------------------------------------------------
@@ -255,9 +269,17 @@ LAYOUT: tuple[Block, ...] = (
     Block("final_tile", (4,), "final round tile F1..F4 (R7)"),
     Block("start_player", (S,), "start player, relative seat"),
     # -- setup --------------------------------------------------------------------------------
-    Block("setup_bundle_faction", (7, 12), "standard distribution: faction of the set of each terrain (R15)"),
-    Block("setup_bundle_bonus", (7, 10), "standard distribution: bonus tile of each untaken set"),
-    Block("setup_draft", (36,), "draft pools (R16): planning cards 7, factions 12, palace tiles 17"),
+    Block(
+        "setup_bundle_faction",
+        (7, 12),
+        "setup only (else 0), standard distribution: faction of the set of each terrain (R15)",
+    ),
+    Block("setup_bundle_bonus", (7, 10), "setup only (else 0), standard distribution: bonus tile of each untaken set"),
+    Block(
+        "setup_draft",
+        (36,),
+        "setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17",
+    ),
     Block("setup_solo_pairs", (12, 7), "solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot"),
     # -- the pending decision -----------------------------------------------------------------
     Block("pending_kind", (len(DECISION_KINDS),), "pending decision kind one-hot (aoi_env.core.pending.Kind order)"),
@@ -268,7 +290,12 @@ LAYOUT: tuple[Block, ...] = (
         f"spades / books / steps / new city rewards still to go / {COUNT_SCALE:g}; power offered / {OFFER_SCALE:g}",
     ),
     Block("pending_flags", (4,), "Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump"),
-    Block("pending_building", (7,), "building of the pending placement or upgrade, workshop .. monument"),
+    Block(
+        "pending_building",
+        (7,),
+        "building of a pending initial or neutral placement or upgrade, workshop .. monument "
+        "(palace 16's Guild: 0, its kind says it)",
+    ),
     Block("pending_source", (3,), "upgrade source: paid action, free (palace 4, BA5), palace 3 swap"),
     Block("pending_bridge", (3,), "bridge mode: spell/printed, Moles; bridges left / 3"),
     Block("pending_discipline", (4,), "discipline of a key decision (R50)"),
