@@ -415,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EOFError, KeyboardInterrupt) as err:
         from agents.human import HumanQuit
 
-        print(f"aoi {args.command}: stopped ({err or type(err).__name__})", file=sys.stderr)
+        print(f"aoi {args.command}: stopped ({str(err) or type(err).__name__})", file=sys.stderr)
         return 0 if isinstance(err, HumanQuit) else 130  # typing quit is a normal end
 
 

@@ -107,6 +107,17 @@ def test_aoi_play_human_reads_moves_from_stdin(capsys, monkeypatch) -> None:
     assert "unknown verb 'nonsense'" in out.out and "stopped" in out.err
 
 
+def test_ctrl_c_stops_a_command_with_exit_130_and_names_it(capsys, monkeypatch) -> None:
+    """Ctrl-C (KeyboardInterrupt, whose text is empty) is reported by name, exit code 130."""
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("train.tournament.run_tournament", interrupted)
+    assert main(["tournament", "--agents", "random", "random", "--games", "2"]) == 130
+    assert "aoi tournament: stopped (KeyboardInterrupt)" in capsys.readouterr().err
+
+
 def test_aoi_play_record_saves_the_game_that_was_played(capsys, monkeypatch, tmp_path) -> None:
     """``--record`` writes the game just watched; a human seat plays it once (it used to be
     played a second time to make the record)."""
