@@ -57,6 +57,8 @@ def _as_sequence(name: str, value: Any) -> tuple[Any, ...]:
         return tuple(v for v in value.replace("+", ",").split(",") if v)
     if isinstance(value, (set, frozenset)):
         raise ValueError(f"{name} must be a list or tuple, not a set: a set's order depends on string hashing")
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return tuple(value.tolist())
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"{name} must be a list or a comma-separated string, got {value!r}")
     return tuple(value)
