@@ -145,13 +145,14 @@ class ScriptedAgent:
 
 def play_game(game: Game, agents: Sequence[Agent], max_decisions: int = 100_000) -> np.ndarray:
     """Play ``game`` to the end with ``agents[seat]`` deciding for each player seat; returns the
-    scores of every seat (Automa seats play inside the engine and need no agent).
+    scores of every seat.  Automa seats play inside the engine and need no agent (one given for
+    them, e.g. None, is never asked).
 
     Every returned id is checked against ``legal_actions()`` (the engine raises ValueError on an
     illegal id).  ``game`` is modified in place.
     """
     players = game.config.players
-    if len(agents) != players:
+    if len(agents) not in (players, game.seats):
         raise ValueError(f"need one agent per player seat: got {len(agents)} for {players} (Automa seats need none)")
     for _ in range(max_decisions):
         if game.is_over():

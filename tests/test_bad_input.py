@@ -130,8 +130,11 @@ def test_play_game_needs_an_agent_per_player_seat_only():
     """AUTOMA.md §1: the Automa plays inside the engine, so a solo game takes one agent."""
     scores = play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random", seed=0)])
     assert len(scores) == 2
-    with pytest.raises(ValueError, match="need one agent per player seat: got 2 for 1"):
-        play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random")] * 2)
+    assert (
+        play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random", seed=0), None]) == scores
+    ).all()
+    with pytest.raises(ValueError, match="need one agent per player seat: got 3 for 1"):
+        play_game(Game("aoi(players=1,automa=simpletons:1)", seed=2), [make_agent("random")] * 3)
 
 
 def test_the_human_prompt_asks_again_after_a_digit_int_cannot_read():
