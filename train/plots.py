@@ -89,7 +89,9 @@ def plot_learning(
     )
     if evals is not None:
         steps, rewards = evals
-        axes[2].plot(steps, rewards.mean(axis=1), "o-", color="black")
+        means = rewards.mean(axis=1)
+        axes[2].plot(steps, means, "o-", color="black")
+        axes[2].set_ylim(min(-1.05, means.min() - 0.05), max(1.05, means.max() + 0.05))  # rank / win: -1..1
         axes[2].set_ylabel("mean final reward")
         axes[2].set_title(eval_label, fontsize=9)
     axes[-1].set_xlabel("learner steps")
