@@ -1,4 +1,5 @@
-"""Every Python example of the README and docs/ runs as written (the docs are tested like code).
+"""Every Python example of the README and docs/ runs as written, and every ``aoi`` command line
+they show parses (the docs are tested like code).
 
 A block is run in a fresh namespace with the working directory in a temporary folder (examples
 that write files, e.g. ``runs/game.json``, write there).  A block that is only a fragment is
@@ -48,3 +49,39 @@ def test_example_runs_as_written(name: str, why: str | None, code: str, tmp_path
     for m in PRINTED.finditer(code):  # the list a comment shows is in the output ("..." cuts it short)
         shown = m.group("shown").split("...")[0].rstrip(", ")
         assert shown in output, f"{name}: printed {output!r}, the doc shows {m.group('shown')}"
+
+
+def _command_lines() -> list[tuple[str, str]]:
+    """Every ``aoi ...`` command of a shell block (also after ``&&``), without its comment."""
+    out = []
+    for page in PAGES:
+        fenced, lang = False, ""
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                fenced, lang = (not fenced), line[3:].strip()
+                continue
+            command = re.search(r"(?:^|&& )(aoi .*)$", line.strip())
+            if fenced and lang in ("bash", "sh") and command:  # a block without a language shows output
+                text = re.sub(r"\$\([^)]*\)", "X", command.group(1))  # a shell substitution: one word
+                out.append((page.name, text.split(" #")[0].strip()))
+    return out
+
+
+COMMANDS = _command_lines()
+
+
+def test_every_documented_command_line_parses():
+    """The ``aoi`` commands the README and docs show use options the CLI has (parsed, not run:
+    the examples of the tools themselves are run by tests/test_cli.py and friends)."""
+    import shlex
+
+    from aoi_env.cli import build_parser
+
+    assert len(COMMANDS) >= 30
+    bad = []
+    for page, command in COMMANDS:
+        try:
+            build_parser().parse_args(shlex.split(command)[1:])
+        except SystemExit:
+            bad.append(f"{page}: {command}")
+    assert not bad, bad
