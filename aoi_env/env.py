@@ -220,7 +220,8 @@ replayed by the same seed and move list; `reset()` without a seed draws the game
 `env.np_random`.  `reset(options={"game": g})` starts from a copy of the engine game `g` (same
 number of players, ruleset, Automas and board side; e.g. a position built with
 `aoi_env.testing.Scenario`); the copy goes on by its own `g.config`, so its `skip_forced`,
-`setup_choices` and `area_tokens` apply, not the env's; other option keys are ignored.  `env.unwrapped.game` is the engine `Game` (scores, notation, text rendering, clone).
+`setup_choices` and `area_tokens` apply, not the env's; other option keys are ignored.
+`env.unwrapped.game` is the engine `Game` (scores, notation, text rendering, clone).
 
 ## Usage
 

@@ -76,3 +76,14 @@ def test_tournament_plot_and_its_clear_error(tmp_path: Path):
     assert path.read_bytes()[:8] == PNG
     with pytest.raises(ValueError, match="no participants"):
         plot_tournament({"participants": [], "head_to_head": {}}, tmp_path / "none.png")
+
+
+def test_without_matplotlib_a_plot_is_skipped_with_a_note(monkeypatch, capsys):
+    import importlib.util
+
+    from train.plots import can_plot
+
+    assert can_plot("x")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert not can_plot("learning curve")
+    assert "learning curve skipped: matplotlib is not installed (the eval extra)" in capsys.readouterr().err

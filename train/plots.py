@@ -23,6 +23,17 @@ import numpy as np
 WINDOW = 10  # rollouts per smoothing window
 
 
+def can_plot(what: str) -> bool:
+    """True if matplotlib is installed; otherwise says on stderr that ``what`` is skipped."""
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return True
+    print(f"{what} skipped: matplotlib is not installed (the eval extra)", file=sys.stderr)
+    return False
+
+
 def kinds_in(history: Sequence[dict[str, Any]]) -> list[str]:
     """The opponent kinds met in the history, in first-met order."""
     seen: dict[str, None] = {}

@@ -531,12 +531,10 @@ def write_outputs(out: Path, cfg: TournamentConfig, summary: dict[str, Any], gam
 
 def write_plot(out: Path, cfg: TournamentConfig, summary: dict[str, Any], players: int) -> Path | None:
     """OUT/tournament.png (train/plots.py), or a note when matplotlib is not installed."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("aoi tournament: plot skipped: matplotlib is not installed (the eval extra)", file=sys.stderr)
+    from train.plots import can_plot, plot_tournament
+
+    if not can_plot("aoi tournament: the plot"):
         return None
-    from train.plots import plot_tournament
 
     games = sum(r["games"] for r in summary["participants"]) // max(players, 1)
     return plot_tournament(summary, out / "tournament.png", title=f"{games} games of {players} seats, {cfg.game}")

@@ -221,12 +221,10 @@ def write_learning_plot(cfg: TrainConfig, out: Path, name: str, history: list[di
     """``OUT/learning.png`` (train/plots.py) when the run has rollouts and matplotlib is installed."""
     if not history:
         return None
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("learning curve skipped: matplotlib is not installed (the eval extra)", flush=True)
+    from train.plots import can_plot, plot_learning
+
+    if not can_plot("learning curve"):
         return None
-    from train.plots import plot_learning
 
     path = plot_learning(
         history,
