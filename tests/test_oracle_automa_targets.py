@@ -5,8 +5,9 @@ compared with the engine (``aoi_env/core/automa.py``) in random solo games.  The
 the raw state arrays, the static board geometry (printed terrain, grid frame) and the Automa
 record's deck layout constants (to know which two cards she turns up); it does **not** call any
 selection helper of ``automa.py`` (no ``valid_hexes``, ``choose_tb_hex``, ``resolve_upgrade``,
-``directional``, ``atp_rank``, ``power_to_humans``, ``g.geo.reach_from`` ...).  Card, ATP,
-ship-level, power-value and piece tables are re-typed below from AUTOMA.md / RULES.md.
+``directional``, ``atp_rank``, ``power_to_humans``, ``g.geo.reach_from`` ...).  Card, ATP and
+ship-level tables are re-typed below from AUTOMA.md; the power values, piece counts, reach and
+adjacency come from the shared independent helpers in ``tests/rules/oracle_common.py``.
 
 What is checked, at every Automa turn (``automa_frames`` gives the position just before it):
 
@@ -50,7 +51,6 @@ from aoi_env.core.board import hex_name
 from aoi_env.core.flow import automa_frames
 from aoi_env.core.state import (
     G_AUTOMA,
-    G_NUM_BRIDGES,
     G_ROUND,
     H_BUILDING,
     H_MARK,
@@ -63,6 +63,7 @@ from aoi_env.core.state import (
 from aoi_env.data import NUM_COLS, NUM_POSITIONS
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario, biased_random_action
+from tests.rules.oracle_common import PIECES, POWER_VALUE, adjacent, built_bridges, reach_from
 
 # ------------------------------------------------------------------------------------------------
 # tables re-typed from AUTOMA.md / RULES.md
@@ -112,10 +113,7 @@ FACTION_ORDER = {
     "mimics": ("human_atp", "closest"),
 }
 FACTIONS = ("simpletons", "kuddlers", "druids", "racelings", "wanderers", "mimics", "powermongers")
-# R41 power values (Workshop 1, Guild 2, School 2, University 3, Palace 3, Tower 2, Monument 4)
-POWER = {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 2, 7: 4}
-# §1 / RB: her pieces per colour
-PIECES = {Building.WORKSHOP: 9, Building.GUILD: 4, Building.SCHOOL: 3, Building.UNIVERSITY: 1, Building.PALACE: 1}
+# R41 power values (POWER_VALUE) and her pieces per colour (§1 / RB: PIECES) come from oracle_common
 
 TERRAIN_ID = {t.name.lower(): int(t) for t in Terrain if t < Terrain.RIVER}
 _EVEN_DIRS = ((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0))  # odd rows shifted right (board frame)
@@ -157,23 +155,7 @@ class Board:
 
     def reach(self, sources: list[int], ship: int) -> set[int]:
         """R39 / §5.1: land hexes adjacent to a source, or after 1..ship consecutive river hexes."""
-        out: set[int] = set()
-        for s in sources:
-            out.update(q for q in self.nbrs[s] if self.land[q])
-            frontier = [q for q in self.nbrs[s] if self.river[q]]
-            seen = set(frontier)
-            depth = 1
-            while frontier and depth <= ship:
-                nxt = []
-                for q in frontier:
-                    for n in self.nbrs[q]:
-                        if self.land[n] and n != s:
-                            out.add(n)
-                        elif self.river[n] and n not in seen:
-                            seen.add(n)
-                            nxt.append(n)
-                frontier, depth = nxt, depth + 1
-        return out
+        return reach_from(self.nbrs, self.land, self.river, sources, ship)
 
 
 def _reading_pick(options: list[int], direction: str, count: int) -> int:
@@ -216,19 +198,13 @@ class Oracle:
 
     def adjacent(self, state, pos: int) -> set[int]:  # noqa: ANN001
         """R38: shared edge, or a built bridge (bridges count for everyone)."""
-        out = set(self.board.nbrs[pos])
-        for a, b in state.bridges[: state.glob[G_NUM_BRIDGES], :2].tolist():
-            if a == pos:
-                out.add(b)
-            if b == pos:
-                out.add(a)
-        return out
+        return adjacent(self.board.nbrs, built_bridges(state), pos)
 
     def power_to_humans(self, state, pos: int) -> int:  # noqa: ANN001
         """§5.1 / §10 #12: power values (R41, pavilion +1) of human buildings adjacent to pos."""
         h = state.hexes
         return sum(
-            POWER[int(h[q, H_BUILDING])] + int(h[q, H_PAVILION])
+            POWER_VALUE[int(h[q, H_BUILDING])] + int(h[q, H_PAVILION])
             for q in self.adjacent(state, pos)
             if h[q, H_BUILDING] > 0 and h[q, H_OWNER] in self.humans
         )

@@ -60,7 +60,6 @@ from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
     G_DEPTH,
-    G_PHASE,
     G_SPELLS_USED,
     H_BUILDING,
     H_NEUTRAL,
@@ -75,36 +74,32 @@ from aoi_env.core.state import (
     P_FACTION,
     P_INNOVATIONS,
     P_PALACE_TILE,
-    P_PASSED,
     P_SAILING,
     P_SCHOLARS,
     P_SPECIALS_USED,
     P_TERRAFORMING,
     P_TOOLS,
-    Phase,
 )
 from aoi_env.data import NUM_POSITIONS
 from aoi_env.data.enums import Faction
 from aoi_env.testing import biased_random_action
+from tests.rules.oracle_common import (
+    TOOLS_PER_SPADE,
+    WHEEL,
+    adjacency,
+    built_bridges,
+    distances,
+    reach_from,
+    sailing,
+)
 
 # --------------------------------------------------------------------------------------------
 # numbers from RULES.md (not from the engine's tables)
 
-# R35: terraforming cost from terrain (row) to native terrain (column); order De Pl Sw La Fo Mo Wa
-WHEEL = (
-    (0, 1, 2, 3, 3, 2, 1),
-    (1, 0, 1, 2, 3, 3, 2),
-    (2, 1, 0, 1, 2, 3, 3),
-    (3, 2, 1, 0, 1, 2, 3),
-    (3, 3, 2, 1, 0, 1, 2),
-    (2, 3, 3, 2, 1, 0, 1),
-    (1, 2, 3, 3, 2, 1, 0),
-)
-TOOLS_PER_SPADE = (3, 2, 1)  # R37 / R72: by terraforming-track upgrades done
+# WHEEL (R35 terraforming cost) and TOOLS_PER_SPADE (R37 / R72) come from oracle_common
 WORKSHOP_PIECES = 9  # R54 Workshop row
 WORKSHOP_TOOLS, WORKSHOP_COINS = 1, 2  # R64
 WORKSHOP, PALACE = 1, 5  # Building values (state encoding)
-B1 = 0  # R138: round bonus tile B1 (reach +1), index 0 of B1..B10
 B5 = 4  # R138: B5, special action TB with 1 free spade
 PALACE_2, PALACE_9 = 1, 8  # R122 (TB with 2 free spades), R129 (flight); tile number - 1
 SPELL_S3, SPELL_S6 = 4, 5  # R139: printed order S1 S2 S4 S5 S3 S6
@@ -135,13 +130,9 @@ class Oracle:
         self.g, self.seat, self.p = g, seat, p
         self.land = [bool(x) for x in geo.land]
         self.river = [bool(x) for x in geo.river]
-        edges = [set(n) for n in geo.neighbors]  # shared edges, play area only
-        self.edges = edges
-        adj = [set(n) for n in edges]
-        for a, b in s.built_bridges().tolist():  # R38 / R40: every built bridge, for everyone
-            adj[a].add(b)
-            adj[b].add(a)
-        self.adj = adj
+        self.edges = geo.neighbors  # shared edges, play area only
+        self.bridges = built_bridges(s)  # R38 / R40: every built bridge, for everyone
+        self.adj = adjacency(self.edges, self.bridges)
         built = h[:, H_BUILDING].tolist()
         owner = h[:, H_OWNER].tolist()
         neutral = h[:, H_NEUTRAL].tolist()
@@ -152,8 +143,7 @@ class Oracle:
         self.dist = {q: WHEEL[terr[q]][native] for q in self.empty}
         self.rate = TOOLS_PER_SPADE[p[P_TERRAFORMING]]
         self.workshops_left = WORKSHOP_PIECES - sum(1 for q in self.own if built[q] == WORKSHOP and not neutral[q])
-        in_actions = int(s.glob[G_PHASE]) == Phase.ACTIONS
-        self.sailing = p[P_SAILING] + (1 if in_actions and p[P_BONUS] == B1 and not p[P_PASSED] else 0)
+        self.sailing = sailing(s, seat)  # R39 + B1 in Phase II (R138, OP-41)
         self.moles = p[P_FACTION] == Faction.MOLES
         palace_built = any(built[q] == PALACE and not neutral[q] for q in self.own)
         self.flight = p[P_PALACE_TILE] == PALACE_9 and palace_built
@@ -162,29 +152,11 @@ class Oracle:
 
     def reach(self) -> set[int]:
         """R39: land hexes adjacent to an own building, or across 1..sailing river hexes."""
-        out: set[int] = set()
-        for y in self.own:
-            out |= {x for x in self.adj[y] if self.land[x]}
-            frontier = {r for r in self.edges[y] if self.river[r]}
-            seen = set(frontier)
-            k = 1
-            while frontier and k <= self.sailing:
-                for r in frontier:
-                    out |= {x for x in self.edges[r] if self.land[x]}
-                frontier = {n for r in frontier for n in self.edges[r] if self.river[n] and n not in seen}
-                seen |= frontier
-                k += 1
-        return out
+        return reach_from(self.edges, self.land, self.river, self.own, self.sailing, self.bridges)
 
     def _distance(self, depth: int) -> dict[int, int]:
         """Adjacency distance (edges and bridges, land and river) from the own buildings."""
-        d = {q: 0 for q in self.own}
-        frontier = set(self.own)
-        for k in range(1, depth + 1):
-            frontier = {n for q in frontier for n in self.adj[q] if n not in d}
-            for n in frontier:
-                d[n] = k
-        return d
+        return distances(self.adj, self.own, depth)
 
     def tunnel_area(self) -> set[int]:
         """R95 / OP-48: not adjacent to an own building, but next to a hex that is."""

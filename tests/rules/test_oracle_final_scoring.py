@@ -64,7 +64,6 @@ from aoi_env.core.state import (
     G_AREA_TOKEN,
     G_FINAL_TILE,
     G_NEUTRAL_SCIENCE,
-    G_NUM_BRIDGES,
     G_PHASE,
     G_ROUND,
     G_ROUND_TILES,
@@ -94,12 +93,24 @@ from aoi_env.core.state import (
 from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
 from aoi_env.testing import Scenario, biased_random_action
+from tests.rules.oracle_common import (
+    AREA_VP,
+    BOARDS,
+    FACTIONS,
+    NEUTRAL_PIECES,
+    PIECES,
+    SCIENCE_VP,
+    adjacency,
+    built_bridges,
+    distances,
+    groups,
+    ranked_payouts,
+    reach_from,
+)
 
 # ---------------------------------------------------------------------------------------------
 # numbers from RULES.md / AUTOMA.md (typed in here, not read from the engine's tables)
 
-AREA_VP = (18, 12, 6)  # R83
-SCIENCE_VP = (8, 4, 2)  # R84
 COINS_PER_VP = 5  # R85
 NEUTRAL_START = 2  # R24.3
 # R142: science-bonus discipline (0 Bk, 1 La, 2 En, 3 Me) and threshold of T1..T12
@@ -157,44 +168,16 @@ def _buildings_by_seat(g: Game) -> dict[int, list[int]]:
     return out
 
 
-def _bridges(g: Game) -> list[tuple[int, int]]:
-    n = int(g.state.glob[G_NUM_BRIDGES])
-    return [(int(a), int(b)) for a, b in g.state.bridges[:n, :2]]
-
-
 def _in_reach(g: Game, pos: int, sailing: int, bridges: list[tuple[int, int]]) -> set[int]:
     """R39 / R38: land hexes adjacent to ``pos`` (edge or a built bridge), or at the end of a path
     through 1..``sailing`` river hexes."""
-    nb, terrain = g.geo.neighbors, g.geo.terrain
-    out = {q for q in nb[pos] if terrain[q] < Terrain.RIVER}
-    out |= {b for a, b in bridges if a == pos} | {a for a, b in bridges if b == pos}
-    frontier = [q for q in nb[pos] if terrain[q] == Terrain.RIVER]
-    seen = set(frontier)
-    for _ in range(sailing):
-        nxt = []
-        for r in frontier:
-            for q in nb[r]:
-                if terrain[q] < Terrain.RIVER:
-                    out.add(q)
-                elif terrain[q] == Terrain.RIVER and q not in seen:
-                    seen.add(q)
-                    nxt.append(q)
-        frontier = nxt
-    out.discard(pos)
-    return out
+    terrain = g.geo.terrain
+    return reach_from(g.geo.neighbors, terrain < Terrain.RIVER, terrain == Terrain.RIVER, [pos], sailing, bridges)
 
 
 def _within(g: Game, pos: int, depth: int, bridges: list[tuple[int, int]]) -> set[int]:
     """Hexes at graph distance 1..depth over any hexes (edges and built bridges, OP-48 / OP-49)."""
-    links = {}
-    for a, b in bridges:
-        links.setdefault(a, set()).add(b)
-        links.setdefault(b, set()).add(a)
-    seen, layer = {pos}, [pos]
-    for _ in range(depth):
-        layer = [q for p in layer for q in (*g.geo.neighbors[p], *links.get(p, ())) if q not in seen]
-        seen.update(layer)
-    return seen - {pos}
+    return {q for q, d in distances(adjacency(g.geo.neighbors, bridges), [pos], depth).items() if d}
 
 
 def _largest_group(g: Game, seat: int, positions: list[int]) -> int:
@@ -204,7 +187,7 @@ def _largest_group(g: Game, seat: int, positions: list[int]) -> int:
         sailing, bridges, jump = AUTOMA_SHIP_ROUND6[automa[seat][1]], [], 0
     else:  # the track value; B1's +1 does not count (R83)
         p = g.state.players[seat]
-        sailing, bridges = int(p[P_SAILING]), _bridges(g)
+        sailing, bridges = int(p[P_SAILING]), built_bridges(g.state)
         jump = 3 if int(p[P_PALACE_TILE]) == PALACE_9 else 2 if int(p[P_FACTION]) == Faction.MOLES else 0
     own = set(positions)
     rel = {}
@@ -213,32 +196,8 @@ def _largest_group(g: Game, seat: int, positions: list[int]) -> int:
         if jump:
             near |= _within(g, pos, jump, bridges)
         rel[pos] = near & own
-    best, left = 0, set(own)
-    while left:
-        todo = [left.pop()]
-        size = 1
-        while todo:
-            p = todo.pop()
-            linked = {q for q in left if q in rel[p] or p in rel[q]}
-            left -= linked
-            todo.extend(linked)
-            size += len(linked)
-        best = max(best, size)
-    return best
-
-
-def _ranked(values: dict[Any, int], payouts: tuple[int, ...]) -> dict[Any, int]:
-    """R83 / R84 ties: the tied share the payouts of the ranks they occupy, rounded down; a value
-    of 0 takes no rank and scores nothing (R84)."""
-    out = {}
-    for k, v in values.items():
-        if v <= 0:
-            out[k] = 0
-            continue
-        above = sum(1 for w in values.values() if w > v)
-        tied = sum(1 for w in values.values() if w == v)
-        out[k] = sum(payouts[above : above + tied]) // tied
-    return out
+    links = {p: {q for q in own if q in rel[p] or p in rel[q]} for p in own}
+    return max((len(grp) for grp in groups(own, links)), default=0)
 
 
 def _neutral_science(g: Game) -> list[int]:
@@ -264,13 +223,13 @@ def expected_final_vp(g: Game) -> tuple[list[int], dict[str, list[int]]]:
         assert token in g.config.area_tokens, "R24.2: the area token is one of the tokens"
         areas["neutral"] = token
         assert [int(x) for x in s.glob[G_NEUTRAL_SCIENCE]] == _neutral_science(g), "R24.3 neutral markers"
-    area = _ranked(areas, AREA_VP)
+    area = ranked_payouts(areas, AREA_VP)
     science = [0] * n
     for d in range(4):
         levels: dict[Any, int] = {seat: int(s.players[seat, P_SCIENCE.start + d]) for seat in range(n)}
         if neutral:
             levels["neutral"] = _neutral_science(g)[d]
-        for seat, vp in _ranked(levels, SCIENCE_VP).items():
+        for seat, vp in ranked_payouts(levels, SCIENCE_VP).items():
             if seat != "neutral":
                 science[seat] += vp
     resources = [0] * n
@@ -505,7 +464,7 @@ def play_and_check(game: str, seed: int, policy: str, tally: Tally, start: Calla
             tally.parts["final: moles"] += 1
         if int(players[seat, P_PALACE_TILE]) == PALACE_9:
             tally.parts["final: palace 9"] += 1
-    if _bridges(final):
+    if built_bridges(final.state):
         tally.parts["final: bridges"] += 1
     if len(set(parts["area_size"])) < len(parts["area_size"]):
         tally.parts["final: area tie"] += 1
@@ -523,9 +482,6 @@ def _check_pass(before: Game, after: Game, seat: int, tally: Tally, game: str, s
 # ---------------------------------------------------------------------------------------------
 # the configurations: 2-5 players, both rulesets, both distributions, every faction and board,
 # the 1-3 side with 3 players, other area tokens, and Automa games
-
-FACTIONS = [f.name.lower() for f in Faction]
-BOARDS = ["desert", "plains", "swamp", "lake", "forest", "mountain", "wasteland"]
 
 
 def _fixed(players: int, k: int) -> str:
@@ -606,21 +562,13 @@ def test_automa_pass_and_final_vp_match_the_oracle_in_random_games() -> None:
 # random explicit positions: rare combinations (neutral buildings in the pass counts, Palace 7 /
 # Palace 9, Moles with bridges, long sailing, C12 after B8's steps with T4, cities and keys)
 
-PIECES = {Building.WORKSHOP: 9, Building.GUILD: 4, Building.SCHOOL: 3, Building.UNIVERSITY: 1, Building.PALACE: 1}
-NEUTRAL_PIECES = {Building.WORKSHOP: 1, Building.GUILD: 1, Building.SCHOOL: 1, Building.UNIVERSITY: 1,
-                  Building.PALACE: 1, Building.TOWER: 5, Building.MONUMENT: 1}  # fmt: skip
 TYPE_WEIGHTS = {Building.WORKSHOP: 5, Building.GUILD: 3, Building.SCHOOL: 3, Building.UNIVERSITY: 1,
                 Building.PALACE: 1, Building.TOWER: 1, Building.MONUMENT: 1}  # fmt: skip
-DISC_NAMES = ("banking", "law", "engineering", "medicine")
 
 
 def _ring(g: Game, pos: int, depth: int) -> list[int]:
     """Positions 1..``depth`` edge steps from ``pos`` (for placing buildings near each other)."""
-    seen, layer = {pos}, [pos]
-    for _ in range(depth):
-        layer = [q for p in layer for q in g.geo.neighbors[p] if q not in seen]
-        seen.update(layer)
-    return sorted(seen - {pos})
+    return sorted(q for q, d in distances(g.geo.neighbors, [pos], depth).items() if d)
 
 
 def random_position(seed: int) -> Game:

@@ -48,9 +48,6 @@ from aoi_env.core.state import (
     G_ORDER,
     G_PHASE,
     G_ROUND,
-    H_BUILDING,
-    H_NEUTRAL,
-    H_OWNER,
     P_BOARD,
     P_BONUS,
     P_BOOKS,
@@ -68,7 +65,6 @@ from aoi_env.core.state import (
     P_SCIENCE,
     P_TOOLS,
     P_VP,
-    PLAYER_LAYOUT,
     Phase,
     State,
 )
@@ -76,11 +72,20 @@ from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
 from aoi_env.testing import Scenario, biased_random_action
 from tests.components.test_round_bonus_tiles import INCOME as ROUND_BONUS_INCOME
+from tests.rules.oracle_common import (
+    BOARDS,
+    DISC,
+    FACTIONS,
+    FIELD_NAMES,
+    SCIENCE_INCOME,
+    THRESHOLDS,
+    gain_power,
+    own_hexes,
+)
 
 # --------------------------------------------------------------------------------------------
 # the printed numbers, typed in from RULES.md (not read from components.yaml)
 
-DISC = ("banking", "law", "engineering", "medicine")
 
 WORKSHOP_SPACES = (1, 1, 1, 1, 0, 1, 1, 1, 1)  # R54 / OP-1: tools; the 5th space is blank
 GUILD_SPACES = ((1, 2), (1, 2), (2, 2), (2, 2))  # (power, coins)
@@ -121,39 +126,20 @@ PALACE_INCOME: dict[int, dict[str, int]] = {  # R121-R137, by printed number
     17: {"power": 2},
 }
 FACTION_INCOME = {"omar": {"power": 2, "coins": 2}}  # R98
-SCIENCE_INCOME = ({"coins": 3}, {"power": 6}, {"tools": 1}, {"vp": 3})  # R51, level >= 9
-THRESHOLD_POWER = {3: 1, 5: 2, 7: 2, 12: 3}  # R49
 TOP, KEY_LEVEL, INCOME_LEVEL = 12, 8, 9  # R47, R50, R51
 
 _DATA = load()
 INNOVATION_NAMES = _DATA.innovation_keys  # ids only: which innovation is which
 BONUS_NAMES = _DATA.bonus_ids
 COMPETENCY_NAMES = _DATA.competency_ids
-FIELD_NAMES = {
-    (v if isinstance(v, int) else i): (k if isinstance(v, int) else f"{k}[{i - v.start}]")
-    for k, v in PLAYER_LAYOUT.names.items()
-    for i in ([v] if isinstance(v, int) else range(v.start, v.stop))
-}
 
 # --------------------------------------------------------------------------------------------
 # the oracle
 
 
-def _gain_power(bowls: list[int], n: int) -> list[int]:
-    """R30, one token at a time: I -> II while I has tokens, then II -> III, the rest is lost."""
-    one, two, three = bowls
-    for _ in range(n):
-        if one:
-            one, two = one - 1, two + 1
-        elif two:
-            two, three = two - 1, three + 1
-    return [one, two, three]
-
-
 def _own_count(state: State, seat: int, building: Building) -> int:
     """Buildings of the type taken from this seat's planning board: owned, not neutral, on the map."""
-    h = state.hexes
-    return int(((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == building) & (h[:, H_NEUTRAL] == 0)).sum())
+    return len(own_hexes(state, seat, building, neutral=False))
 
 
 def income_sources(state: State, seat: int) -> list[tuple[str, dict[str, int]]]:
@@ -234,7 +220,7 @@ def expected_row(state: State, seat: int, moves: list[str], tally: Counter[str])
             assert not keys, moves
         level += 1
         p[P_SCIENCE.start + d] = level
-        power += THRESHOLD_POWER.get(level, 0)  # R49
+        power += THRESHOLDS.get(level, 0)  # R49
         if level == INCOME_LEVEL:  # R57: C1 reaching 9 pays that track at once
             tally["c1 reaches 9"] += 1
             extra = SCIENCE_INCOME[d]
@@ -252,7 +238,7 @@ def expected_row(state: State, seat: int, moves: list[str], tally: Counter[str])
     for name in books:
         p[P_BOOKS.start + DISC.index(name)] += 1
     before = [int(x) for x in p[P_BOWLS]]
-    after = _gain_power(before, power)
+    after = gain_power(before, power)
     if (before[0] - after[0]) + (after[2] - before[2]) < power:  # each unit moves one token
         tally["power partly lost"] += 1
     p[P_BOWLS] = after
@@ -423,8 +409,6 @@ def results() -> Results:
 
 
 # built positions rich in rare income sources, then random play to the end of the game
-TERRAINS = [t.name.lower() for t in Terrain if t < Terrain.RIVER]
-FACTIONS = [f.name.lower() for f in Faction]
 NEUTRAL_INNOVATIONS = ("neutral_workshop", "neutral_university", "neutral_guild", "neutral_palace")
 LEVELS = (0, 2, 4, 6, 7, 7, 8, 8, 9, 10, 11, 11, 12)
 
@@ -436,7 +420,7 @@ def rich_position(players: int, ruleset: str, seed: int) -> Scenario:
     empty bowls and many buildings."""
     rng = np.random.default_rng(seed)
     factions = [str(f) for f in rng.choice(FACTIONS, players, replace=False)]
-    boards = [str(b) for b in rng.choice(TERRAINS, players, replace=False)]
+    boards = [str(b) for b in rng.choice(BOARDS, players, replace=False)]
     if seed % 2 == 0 and "mountain" not in boards:
         boards[0] = "mountain"
     s = Scenario(f"aoi(players={players},ruleset={ruleset})", factions=factions, boards=boards, seed=seed)

@@ -83,6 +83,17 @@ from aoi_env.core.state import (
 )
 from aoi_env.data.enums import Building, Faction, Terrain
 from aoi_env.testing import biased_random_action
+from tests.rules.oracle_common import (
+    CENSUS_TABLE,
+    COMMUNICATION_TABLE,
+    STEEL_TABLE,
+    adjacency,
+    built_bridges,
+    gain_power,
+    groups,
+    own_hexes,
+    table_vp,
+)
 
 # --------------------------------------------------------------------------------------------
 # the rules, as tables copied from RULES.md
@@ -161,14 +172,6 @@ def terraforming_reward_vp(level: int) -> int:
     return 6 if level == 2 else 0
 
 
-def table_vp(value: int, table: list[tuple[int, int]]) -> int:
-    out = 0
-    for minimum, vp in table:
-        if value >= minimum:
-            out = vp
-    return out
-
-
 # --------------------------------------------------------------------------------------------
 # reading a state
 
@@ -179,38 +182,14 @@ def cyclic_distance(a: int, b: int) -> int:
     return min(d, 7 - d)
 
 
-def own_positions(s: State, seat: int) -> list[int]:
-    h = s.hexes
-    return [int(p) for p in np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0))]
-
-
 def count_type(s: State, seat: int, btype: int) -> int:
     """Buildings of a type on the map, neutral copies included (R101, OP-52)."""
-    h = s.hexes
-    return int(((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] == btype)).sum())
+    return len(own_hexes(s, seat, btype))
 
 
-def groups(g: Game, s: State, seat: int) -> int:
+def group_count(g: Game, s: State, seat: int) -> int:
     """R111: separate groups of the seat's buildings connected by adjacency (edges and bridges, R38)."""
-    own = set(own_positions(s, seat))
-    links = {p: {q for q in g.geo.neighbors[p] if q in own} for p in own}
-    for a, b in s.built_bridges():
-        if int(a) in own and int(b) in own:
-            links[int(a)].add(int(b))
-            links[int(b)].add(int(a))
-    seen: set[int] = set()
-    n = 0
-    for start in own:
-        if start in seen:
-            continue
-        n += 1
-        todo = [start]
-        seen.add(start)
-        while todo:
-            for y in links[todo.pop()] - seen:
-                seen.add(y)
-                todo.append(y)
-    return n
+    return len(groups(own_hexes(s, seat), adjacency(g.geo.neighbors, built_bridges(s))))
 
 
 def innovation_vp(g: Game, s: State, seat: int, key: str) -> int:
@@ -220,25 +199,14 @@ def innovation_vp(g: Game, s: State, seat: int, key: str) -> int:
     return {
         "architecture": 10,
         "league_of_cities": 5 * int(p[P_CITIES]),
-        "census": table_vp(len(own_positions(s, seat)), [(7, 8), (9, 12), (11, 18)]),
+        "census": table_vp(len(own_hexes(s, seat)), CENSUS_TABLE),
         "library": levels[-1] + levels[-2],
         "colleges": 5 * count_type(s, seat, Building.SCHOOL),
         "sewerage": 2 * count_type(s, seat, Building.WORKSHOP),
-        "communication": table_vp(groups(g, s, seat), [(4, 8), (5, 12), (6, 18)]),
-        "steel": table_vp(int(p[P_BRIDGES]), [(1, 8), (2, 12), (3, 18)]),
+        "communication": table_vp(group_count(g, s, seat), COMMUNICATION_TABLE),
+        "steel": table_vp(int(p[P_BRIDGES]), STEEL_TABLE),
         "neutral_monument": 7,
     }.get(key, 0)
-
-
-def gain_power(bowls: list[int], n: int) -> list[int]:
-    """R30: one token I -> II while I has one, else II -> III; the rest is lost."""
-    one, two, three = bowls
-    for _ in range(n):
-        if one:
-            one, two = one - 1, two + 1
-        elif two:
-            two, three = two - 1, three + 1
-    return [one, two, three]
 
 
 # --------------------------------------------------------------------------------------------

@@ -67,12 +67,21 @@ from aoi_env.core.state import (
     P_VP,
 )
 from aoi_env.testing import biased_random_action
+from tests.rules.oracle_common import (
+    BOARDS,
+    FACTIONS,
+    FIXED_GAMES,
+    PIECES,
+    RANDOM_GAMES,
+    adjacent,
+    built_bridges,
+    own_hexes,
+)
 
 # Building values (aoi_env.data.enums.Building): 1 Workshop, 2 Guild, 3 School, 4 University, 5 Palace
 WORKSHOP, GUILD, SCHOOL, UNIVERSITY, PALACE = 1, 2, 3, 4, 5
 NAMES = {WORKSHOP: "workshop", GUILD: "guild", SCHOOL: "school", UNIVERSITY: "university", PALACE: "palace"}
 
-PIECES = {WORKSHOP: 9, GUILD: 4, SCHOOL: 3, UNIVERSITY: 1, PALACE: 1}  # R2 / R3
 FROM = {GUILD: WORKSHOP, PALACE: GUILD, SCHOOL: GUILD, UNIVERSITY: SCHOOL}  # R66: the four paths
 COST = {GUILD: (2, 6), PALACE: (4, 6), SCHOOL: (3, 5), UNIVERSITY: (5, 8)}  # (tools, coins) R67-R70
 GUILD_COINS_NEXT_TO_OTHERS = 3  # R67
@@ -82,12 +91,6 @@ PALACE_3, PALACE_4 = 2, 3  # palace tiles no. 3 (School -> Guild swap, R123) and
 BA5 = 4  # book action BA5: 2 books, free Workshop -> Guild (R139)
 BA5_BOOKS = 2
 
-FACTIONS = (
-    "blessed", "felines", "goblins", "illusionists", "inventors", "lizards",
-    "moles", "monks", "navigators", "omar", "philosophers", "psychics",
-)  # fmt: skip
-BOARDS = ("desert", "plains", "swamp", "lake", "forest", "mountain", "wasteland")  # Terrain order
-
 
 # --------------------------------------------------------------------------------------------
 # the oracle
@@ -95,20 +98,12 @@ BOARDS = ("desert", "plains", "swamp", "lake", "forest", "mountain", "wasteland"
 
 def _neighbours(g: Game, pos: int) -> set[int]:
     """R38: hexes sharing an edge, plus the other end of every built bridge at ``pos``."""
-    near = {int(q) for q in g.geo.neighbors[pos]}
-    for a, b in g.state.built_bridges().tolist():
-        if a == pos:
-            near.add(int(b))
-        if b == pos:
-            near.add(int(a))
-    return near
+    return adjacent(g.geo.neighbors, built_bridges(g.state), pos)
 
 
 def _own(g: Game, seat: int, btype: int) -> list[int]:
     """Hexes with the seat's own, non-neutral building of ``btype`` (pieces from its planning board)."""
-    h = g.state.hexes
-    mask = (h[:, H_OWNER] == seat) & (h[:, H_NEUTRAL] == 0) & (h[:, H_BUILDING] == btype)
-    return [int(p) for p in np.flatnonzero(mask)]
+    return own_hexes(g.state, seat, btype, neutral=False)
 
 
 def _guild_coins(g: Game, seat: int, pos: int) -> int:
@@ -411,26 +406,9 @@ def _check_palace_display(g: Game) -> None:
 # --------------------------------------------------------------------------------------------
 # the games
 
-_FIXED = [
-    # every faction and every planning board, both rulesets, 2-5 players
-    "aoi(players=5,factions=blessed+felines+goblins+illusionists+inventors,boards=desert+plains+swamp+lake+forest)",
-    "aoi(players=5,ruleset=v1.0,factions=lizards+moles+monks+navigators+omar,boards=mountain+wasteland+desert+plains+swamp)",
-    "aoi(players=4,factions=philosophers+psychics+monks+omar,boards=lake+forest+mountain+wasteland)",
-    "aoi(players=4,ruleset=v1.0,factions=psychics+philosophers+goblins+lizards,boards=wasteland+mountain+plains+lake)",
-    "aoi(players=3,factions=inventors+navigators+moles,boards=forest+swamp+desert)",
-    "aoi(players=3,ruleset=v1.0,factions=illusionists+felines+blessed,boards=mountain+lake+wasteland)",
-    "aoi(players=2,factions=monks+psychics,boards=plains+mountain)",
-    "aoi(players=2,ruleset=v1.0,factions=omar+philosophers,boards=swamp+forest)",
-]
+_FIXED = FIXED_GAMES  # every faction and every planning board, both rulesets, 2-5 players
 _RANDOM = [
-    "aoi(players=2)",
-    "aoi(players=3)",
-    "aoi(players=3,map=1-3)",
-    "aoi(players=4)",
-    "aoi(players=5)",
-    "aoi(players=2,ruleset=v1.0)",
-    "aoi(players=4,ruleset=v1.0)",
-    "aoi(players=3,distribution=draft)",
+    *RANDOM_GAMES,
     "aoi(players=4,distribution=draft)",
     "aoi(players=5,distribution=draft,ruleset=v1.0)",
     "aoi(players=2,distribution=draft)",
