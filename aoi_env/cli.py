@@ -239,7 +239,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _tournament_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="YAML", default=None, help="options file, e.g. configs/tournament.yaml")
+    p.add_argument("--config", metavar="YAML", default=None, help="options file or shipped config name (tournament)")
     p.add_argument("--agents", nargs="+", metavar="SPEC", default=None,
                    help="participants: agent specs (random, heuristic, ...) or label=spec")  # fmt: skip
     p.add_argument("--players", type=int, default=None, help="seats per game (default: number of participants)")
@@ -268,7 +268,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _balance_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="YAML", default=None, help="options file, e.g. configs/balance.yaml")
+    p.add_argument("--config", metavar="YAML", default=None, help="options file or shipped config name (balance)")
     p.add_argument("--agents", nargs="+", metavar="SPEC", default=None, help="agent specs; seat s plays agents[s %% n]")
     p.add_argument("--players", nargs="+", type=int, default=None, help="player counts, e.g. 2 3 4 5")
     p.add_argument("--games", type=int, default=None, help="games per player count")
@@ -347,8 +347,8 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 def _train_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="YAML", default="configs/quick.yaml",
-                   help="training config (default configs/quick.yaml, from the repository root: trains and "
-                        "evaluates in <10 min)")  # fmt: skip
+                   help="training config: a YAML file or a shipped config's name (quick, selfplay); default "
+                        "configs/quick.yaml (trains and evaluates in <10 min), found from any folder")  # fmt: skip
     p.add_argument("--out", default=None, help="output directory (models, TensorBoard logs, results.md)")
     p.add_argument("--seed", type=seed_arg, default=None, help="seed of everything (overrides the config)")
     p.add_argument(

@@ -71,6 +71,55 @@ def test_quick_config_fits_the_ten_minute_budget():
     assert cfg.final_eval.baseline and set(cfg.final_eval.opponents) == {"random", "automa:1"}
 
 
+def test_shipped_config_names_list_the_configs_folder():
+    from train.config import SHIPPED_CONFIGS
+
+    assert sorted(SHIPPED_CONFIGS) == sorted(p.stem for p in (ROOT / "configs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("given", ["quick", "quick.yaml", "configs/quick.yaml"])
+def test_shipped_configs_are_found_by_name_from_any_folder(given: str, tmp_path: Path, monkeypatch):
+    """``aoi train`` (default ``configs/quick.yaml``), ``--config quick`` and the tournament /
+    balance configs work outside the repository root: a path that does not exist names a shipped
+    config (train/configs in a wheel, the repository's configs/ in a source tree)."""
+    from train.config import load_yaml, resolve_config
+
+    monkeypatch.chdir(tmp_path)
+    found = resolve_config(given)
+    assert found.is_file() and found.read_bytes() == (ROOT / "configs" / "quick.yaml").read_bytes()
+    assert load_yaml(given)["out"] == "runs/quick"
+
+
+def test_a_local_config_file_wins_over_a_shipped_one(tmp_path: Path, monkeypatch):
+    from train.config import resolve_config
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "quick.yaml").write_text("seed: 5\n")
+    assert resolve_config("configs/quick.yaml") == Path("configs/quick.yaml")
+    assert load_config("configs/quick.yaml").seed == 5
+
+
+@pytest.mark.parametrize("given", ["nosuch", "configs/nosuch.yaml", "elsewhere/quick.yaml"])
+def test_an_unknown_config_names_the_shipped_ones(given: str, tmp_path: Path, monkeypatch):
+    from train.config import load_yaml
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"cannot read config .*shipped configs: quick, selfplay, tournament, balance"):
+        load_yaml(given)
+
+
+def test_the_build_copies_the_configs_into_the_train_package(tmp_path: Path):
+    """setup.py's build_py puts configs/*.yaml into train/configs of the wheel (what
+    ``resolve_config`` finds first in an installed package)."""
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+        cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    for source in (ROOT / "configs").glob("*.yaml"):
+        assert (tmp_path / "train" / "configs" / source.name).read_bytes() == source.read_bytes()
+
+
 def test_unknown_key_raises_value_error_listing_the_valid_keys(tmp_path: Path):
     with pytest.raises(ValueError, match=r"unknown key 'total_steps' in the config; valid: seed, out, game"):
         TrainConfig.from_dict({"total_steps": 5})

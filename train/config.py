@@ -279,17 +279,44 @@ def _coerce(hint: Any, value: Any) -> Any:
     return value
 
 
+SHIPPED_CONFIGS = ("quick", "selfplay", "tournament", "balance")  # configs/<name>.yaml
+
+
+def shipped_config_dirs() -> list[Path]:
+    """Where the shipped configs are: ``train/configs`` inside an installed wheel (setup.py copies
+    them there), then the repository's ``configs/`` (a source tree or an editable install)."""
+    here = Path(__file__).resolve().parent
+    return [here / "configs", here.parent / "configs"]
+
+
+def resolve_config(path: str | os.PathLike[str]) -> Path:
+    """``path`` if it exists; else a shipped config named by it (``quick``, ``quick.yaml`` or
+    ``configs/quick.yaml``), so that the default ``configs/quick.yaml`` and the names work from any
+    folder and without the repository.  Anything else is returned unchanged (the caller's open
+    reports it)."""
+    given = Path(path)
+    if given.exists() or given.is_absolute():
+        return given
+    if len(given.parts) > 2 or (len(given.parts) == 2 and given.parts[0] != "configs"):
+        return given
+    name = given.name if given.suffix in (".yaml", ".yml") else given.name + ".yaml"
+    for folder in shipped_config_dirs():
+        if (folder / name).is_file():
+            return folder / name
+    return given
+
+
 def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """A YAML mapping from ``path`` (empty dict for None); shared by training, balance and tournaments."""
+    """A YAML mapping from ``path`` (empty dict for None), a file or a shipped config's name
+    (``resolve_config``); shared by training, balance and tournaments."""
     if not path:
         return {}
+    resolved = resolve_config(path)
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(resolved, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh) or {}
     except OSError as err:
-        hint = (
-            " (a relative path is read from the current folder; the shipped configs are in the repository's configs/)"
-        )
+        hint = f" (a relative path is read from the current folder; shipped configs: {', '.join(SHIPPED_CONFIGS)})"
         raise ValueError(
             f"cannot read config {path}: {err.strerror or err}{hint if not Path(path).is_absolute() else ''}"
         ) from None
