@@ -539,7 +539,8 @@ def _city_problems(g: Game) -> list[str]:
             pavilions = sum(int(h[p, H_PAVILION]) for p in group)
             need = 2 if "monument" in kinds else 3 if "university" in kinds else 4
             power = sum(_POWER[k] for k in kinds) + pavilions
-            if len(group) + pavilions >= need and power >= need_power:
+            size = len(group) + (pavilions if need == 4 else 0)  # C6: twice only toward the usual 4
+            if size >= need and power >= need_power:
                 problems.append(f"seat {seat}: group {group} ({kinds}) qualifies but is no city")
     return problems
 
