@@ -687,7 +687,7 @@ def _write_map(g: Game, observer: int, w: _Writer) -> None:
     first = w.index
     w.skip(names)
     views = w.views
-    key = (g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))
+    key = (n, g.geo.name, s.hexes.tobytes(), s.bridges.tobytes(), int(s.glob[G_NUM_BRIDGES]))  # n: the owner planes
     hit = w.shared.get("map")
     if hit is None or hit[0] != key:
         v = dict(zip(names, views[first : first + len(names)], strict=True))
