@@ -31,7 +31,7 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 The observation is a dict: `observation`, a flat float32 vector of 7297 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
-seat clockwise is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
+seat clockwise (seat numbers run clockwise) is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
 and the order of the Automa's face-down deck and reserve.  An agent that searches by playing
@@ -54,10 +54,10 @@ views below; `layout()` their slices.
 | 2808:2925 | `hex_river_city` | 1 x 117 | river hex counted for a city by palace 14 (R134) |
 | 2925:3042 | `hex_mark` | 1 x 117 | an Automa's marked building (AUTOMA.md 5.1) |
 | 3042:4797 | `hex_bridge_dirs` | 5 x 3 x 117 | a built bridge of that relative seat leaves this hex, its upper end, to the next row far right / the next row far left / two rows straight down (R40; board.BRIDGE_DIRECTIONS) |
-| 4797:4914 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots touching the hex / 3 |
+| 4797:4914 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots (built by nobody) with an end on the hex / 3 |
 | 4914:5031 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
-| 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35) |
-| 5148:5265 | `hex_reach` | 1 x 117 | land hex in the observer's reach now (R39) |
+| 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and before setup |
+| 5148:5265 | `hex_reach` | 1 x 117 | land hex in the observer's reach now, built or not (R39; B1's +1 while it applies, OP-41; no tunnel or flight) |
 | 5265:5382 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
 | 5382:5386 | `game_players` | 4 | number of seats (players and Automas) one-hot: 2 3 4 5 |
 | 5386:5387 | `game_ruleset` | 1 | 1 = ruleset v1.0, 0 = v1.2 (R145) |
@@ -67,7 +67,7 @@ views below; `layout()` their slices.
 | 5433:5513 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
 | 5513:5573 | `automa_bonus_row` | 6 x 10 | games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7) |
 | 5573:5633 | `player_faction` | 5 x 12 | faction one-hot (data order); 0 on an Automa seat (see player_automa) |
-| 5633:5668 | `player_board` | 5 x 7 | planning board = native terrain one-hot |
+| 5633:5668 | `player_board` | 5 x 7 | planning board = native terrain one-hot (an Automa: her terrain) |
 | 5668:5728 | `player_resources` | 5 x 12 | vp/200 coins/100 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
 | 5728:5748 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
 | 5748:5758 | `player_tracks` | 5 x 2 | sailing track/4 (without bonus B1's +1, which hex_reach counts), terraforming upgrades/2 |
@@ -84,8 +84,8 @@ views below; `layout()` their slices.
 | 6283:6308 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
 | 6308:6318 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
 | 6318:6328 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 6328:6544 | `innovation_display` | 12 x 18 | available innovation on each display space, one-hot (R12, R20) |
-| 6544:6688 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot (R11) |
+| 6328:6544 | `innovation_display` | 12 x 18 | innovation on each display space, one-hot; 0 once taken (R12, R20) |
+| 6544:6688 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot, also with no copy left (R11) |
 | 6688:6700 | `competency_left` | 12 | copies left per competency / 4 |
 | 6700:6717 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
 | 6717:6724 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
@@ -95,7 +95,7 @@ views below; `layout()` their slices.
 | 6742:6838 | `scholar_spaces` | 16 x 6 | occupant of science space discipline * 4 + space (space 0: the 3 space, 1-3: the 2 spaces): rel. seat, neutral |
 | 6838:6845 | `neutral_left` | 7 | neutral pieces left / supply (1 each, 5 towers): workshop .. monument (R1) |
 | 6845:6846 | `pavilions_left` | 1 | pavilions left / 8 |
-| 6846:6851 | `neutral_faction` | 5 | 2 players: area token / 15 (0 while face down: setup and rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 6846:6851 | `neutral_faction` | 5 | 2 players, no Automa: area token / 15 (0 while face down: setup and rounds 1-5, R25), neutral science levels / 12 (R24) |
 | 6851:6859 | `round` | 8 | round one-hot: setup, 1..6, over |
 | 6859:6864 | `phase` | 5 | phase one-hot: setup income actions science over |
 | 6864:6936 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
@@ -104,10 +104,10 @@ views below; `layout()` their slices.
 | 6945:7029 | `setup_bundle_faction` | 7 x 12 | setup only (else 0), standard distribution: faction of the set of each terrain (R15) |
 | 7029:7099 | `setup_bundle_bonus` | 7 x 10 | setup only (else 0), standard distribution: bonus tile of each untaken set |
 | 7099:7135 | `setup_draft` | 36 | setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17 |
-| 7135:7219 | `setup_solo_pairs` | 12 x 7 | solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
-| 7219:7254 | `pending_kind` | 35 | pending decision kind one-hot (aoi_env.core.pending.Kind order) |
+| 7135:7219 | `setup_solo_pairs` | 12 x 7 | setup only (else 0), solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
+| 7219:7254 | `pending_kind` | 35 | pending decision kind one-hot (observation.DECISION_KINDS, in Kind order) |
 | 7254:7259 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 7259:7260 | `pending_count` | 1 | spades / books / steps / new city rewards still to go / 8; power offered / 16 |
+| 7259:7260 | `pending_count` | 1 | spades (free spades of a TB) / books / steps (above 7 at a key) / new city rewards still to go / 8; power offered / 16 |
 | 7260:7264 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
 | 7264:7271 | `pending_building` | 7 | building of a pending initial or neutral placement or upgrade, workshop .. monument (palace 16's Guild: 0, its kind says it) |
 | 7271:7274 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |

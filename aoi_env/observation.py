@@ -174,10 +174,19 @@ LAYOUT: tuple[Block, ...] = (
         "a built bridge of that relative seat leaves this hex, its upper end, to the next row far right / "
         "the next row far left / two rows straight down (R40; board.BRIDGE_DIRECTIONS)",
     ),
-    Block("hex_bridge_spots", (1, P), "free printed bridge spots touching the hex / 3"),
+    Block("hex_bridge_spots", (1, P), "free printed bridge spots (built by nobody) with an end on the hex / 3"),
     Block("hex_border", (1, P), "land hex on the map border (C11, F1)"),
-    Block("hex_spades", (1, P), "spades to turn the hex into the observer's native terrain / 3 (R35)"),
-    Block("hex_reach", (1, P), "land hex in the observer's reach now (R39)"),
+    Block(
+        "hex_spades",
+        (1, P),
+        "spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and before setup",
+    ),
+    Block(
+        "hex_reach",
+        (1, P),
+        "land hex in the observer's reach now, built or not (R39; B1's +1 while it applies, OP-41; "
+        "no tunnel or flight)",
+    ),
     Block(
         "hex_pending",
         (1, P),
@@ -202,7 +211,7 @@ LAYOUT: tuple[Block, ...] = (
         "games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7)",
     ),
     Block("player_faction", (S, 12), "faction one-hot (data order); 0 on an Automa seat (see player_automa)"),
-    Block("player_board", (S, 7), "planning board = native terrain one-hot"),
+    Block("player_board", (S, 7), "planning board = native terrain one-hot (an Automa: her terrain)"),
     Block(
         "player_resources",
         (S, 12),
@@ -240,8 +249,12 @@ LAYOUT: tuple[Block, ...] = (
     # -- displays ----------------------------------------------------------------------------
     Block("bonus_display", (10,), "round bonus tile B1..B10 is on the display"),
     Block("bonus_coins", (10,), f"coins on display tiles / {BONUS_COIN_SCALE:g} (R80.3)"),
-    Block("innovation_display", (12, 18), "available innovation on each display space, one-hot (R12, R20)"),
-    Block("competency_display", (12, 12), "competency type on each display space (column * 3 + row), one-hot (R11)"),
+    Block("innovation_display", (12, 18), "innovation on each display space, one-hot; 0 once taken (R12, R20)"),
+    Block(
+        "competency_display",
+        (12, 12),
+        "competency type on each display space (column * 3 + row), one-hot, also with no copy left (R11)",
+    ),
     Block("competency_left", (12,), f"copies left per competency / {COMP_COPIES:g}"),
     Block("palace_display", (17,), "palace tile 1..17 is available (R14)"),
     Block("city_left", (7,), f"city tiles left per type K1..K7 / {CITY_COPIES:g} (R13)"),
@@ -259,7 +272,7 @@ LAYOUT: tuple[Block, ...] = (
     Block(
         "neutral_faction",
         (5,),
-        f"2 players: area token / {AREA_SCALE:g} (0 while face down: setup and rounds 1-5, R25), "
+        f"2 players, no Automa: area token / {AREA_SCALE:g} (0 while face down: setup and rounds 1-5, R25), "
         "neutral science levels / 12 (R24)",
     ),
     # -- round --------------------------------------------------------------------------------
@@ -280,14 +293,23 @@ LAYOUT: tuple[Block, ...] = (
         (36,),
         "setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17",
     ),
-    Block("setup_solo_pairs", (12, 7), "solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot"),
+    Block(
+        "setup_solo_pairs",
+        (12, 7),
+        "setup only (else 0), solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot",
+    ),
     # -- the pending decision -----------------------------------------------------------------
-    Block("pending_kind", (len(DECISION_KINDS),), "pending decision kind one-hot (aoi_env.core.pending.Kind order)"),
+    Block(
+        "pending_kind",
+        (len(DECISION_KINDS),),
+        "pending decision kind one-hot (observation.DECISION_KINDS, in Kind order)",
+    ),
     Block("pending_seat", (S,), "seat to decide, relative (0 = the observer decides)"),
     Block(
         "pending_count",
         (1,),
-        f"spades / books / steps / new city rewards still to go / {COUNT_SCALE:g}; power offered / {OFFER_SCALE:g}",
+        "spades (free spades of a TB) / books / steps (above 7 at a key) / new city rewards still to go "
+        f"/ {COUNT_SCALE:g}; power offered / {OFFER_SCALE:g}",
     ),
     Block("pending_flags", (4,), "Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump"),
     Block(
