@@ -56,7 +56,7 @@ views below; `layout()` their slices.
 | 3042:4797 | `hex_bridge_dirs` | 5 x 3 x 117 | a built bridge of that relative seat leaves this hex, its upper end, to the next row far right / the next row far left / two rows straight down (R40; board.BRIDGE_DIRECTIONS) |
 | 4797:4914 | `hex_bridge_spots` | 1 x 117 | free printed bridge spots (built by nobody) with an end on the hex / 3 |
 | 4914:5031 | `hex_border` | 1 x 117 | land hex on the map border (C11, F1) |
-| 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and before setup |
+| 5031:5148 | `hex_spades` | 1 x 117 | spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and until the observer has a planning board |
 | 5148:5265 | `hex_reach` | 1 x 117 | land hex in the observer's reach now, built or not (R39; B1's +1 while it applies, OP-41; no tunnel or flight) |
 | 5265:5382 | `hex_pending` | 1 x 117 | hex named by the pending decision (first TB hex, first bridge end, the Lizards' terraformed hex) |
 | 5382:5386 | `game_players` | 4 | number of seats (players and Automas) one-hot: 2 3 4 5 |

@@ -179,7 +179,8 @@ LAYOUT: tuple[Block, ...] = (
     Block(
         "hex_spades",
         (1, P),
-        "spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and before setup",
+        "spades to turn the hex into the observer's native terrain / 3 (R35); 0 off land and until the "
+        "observer has a planning board",
     ),
     Block(
         "hex_reach",
