@@ -361,3 +361,45 @@ def free_bridge_spots(
     built = {(min(a, b), max(a, b)) for a, b in built_bridges(state)}
     pairs = {(min(int(a), int(b)), max(int(a), int(b))) for a, b in spots}
     return {(a, b) for a, b in pairs if (a in own or b in own) and (a, b) not in built}
+
+
+# --------------------------------------------------------------------------------------------
+# hex geometry from DATA.md §2.1 (odd rows shifted right): cube coordinates, not board.py
+
+GRID_COLS = 13  # DATA.md §2.1: positions are row * 13 + col of the 9 x 13 frame
+_CUBE_DIRS = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
+
+
+def cube(pos: int) -> tuple[int, int, int]:
+    """Cube coordinates of a grid position (odd rows shifted half a hex to the right)."""
+    r, c = divmod(pos, GRID_COLS)
+    x = c - (r - (r & 1)) // 2
+    return x, -x - r, r
+
+
+def cube_neighbours(c: tuple[int, int, int]) -> set[tuple[int, int, int]]:
+    x, y, z = c
+    return {(x + dx, y + dy, z + dz) for dx, dy, dz in _CUBE_DIRS}
+
+
+def hex_distance(a: int, b: int) -> int:
+    ca, cb = cube(a), cube(b)
+    return max(abs(ca[i] - cb[i]) for i in range(3))
+
+
+def common_neighbours(a: int, b: int) -> set[tuple[int, int, int]]:
+    """The cells next to both positions, also off the frame (a bridge's two flanks)."""
+    return cube_neighbours(cube(a)) & cube_neighbours(cube(b))
+
+
+def moles_geometry(land: Sequence[bool] | np.ndarray) -> set[tuple[int, int]]:
+    """R95 / OP-47: every pair of land hexes at distance 2 with two common neighbours (the shape
+    of a printed bridge), whatever the flanking cells are: river, land or off the map (the 3-5
+    side prints such an edge spot, r6c0-r8c0)."""
+    lands = [int(p) for p in np.flatnonzero(np.asarray(land))]
+    out = set()
+    for i, a in enumerate(lands):
+        for b in lands[i + 1 :]:
+            if hex_distance(a, b) == 2 and len(common_neighbours(a, b)) == 2:
+                out.add((a, b))
+    return out

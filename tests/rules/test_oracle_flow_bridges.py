@@ -110,10 +110,12 @@ from tests.rules.oracle_common import (
     bridge_rows,
     built_bridges,
     free_bridge_spots,
+    moles_geometry,
     own_hexes,
     reach_from,
     sailing,
 )
+from tests.rules.oracle_common import common_neighbours as _common_neighbours
 
 # --------------------------------------------------------------------------------------------
 # numbers typed in from RULES.md / DATA.md (not read from the engine's tables)
@@ -160,41 +162,6 @@ def _pair(a: int, b: int) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------------------------
 # hex geometry from DATA.md §2.1 (odd rows shifted right): cube coordinates, not board.py
-
-
-def _cube(pos: int) -> tuple[int, int, int]:
-    r, c = divmod(pos, NCOLS)
-    x = c - (r - (r & 1)) // 2
-    return x, -x - r, r
-
-
-_DIRS = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
-
-
-def _cube_neighbours(cube: tuple[int, int, int]) -> set[tuple[int, int, int]]:
-    x, y, z = cube
-    return {(x + dx, y + dy, z + dz) for dx, dy, dz in _DIRS}
-
-
-def _distance(a: int, b: int) -> int:
-    ca, cb = _cube(a), _cube(b)
-    return max(abs(ca[i] - cb[i]) for i in range(3))
-
-
-def _common_neighbours(a: int, b: int) -> set[tuple[int, int, int]]:
-    return _cube_neighbours(_cube(a)) & _cube_neighbours(_cube(b))
-
-
-def moles_geometry(land: np.ndarray) -> set[tuple[int, int]]:
-    """OP-47: every pair of land hexes at distance 2 with two common neighbours (the shape of a
-    printed bridge), whatever the flanking hexes are."""
-    lands = [int(p) for p in np.flatnonzero(land)]
-    out = set()
-    for i, a in enumerate(lands):
-        for b in lands[i + 1 :]:
-            if _distance(a, b) == 2 and len(_common_neighbours(a, b)) == 2:
-                out.add((a, b))
-    return out
 
 
 def printed_spots(side: str) -> set[tuple[int, int]]:

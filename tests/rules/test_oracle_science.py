@@ -73,6 +73,7 @@ from aoi_env.core.rules import science
 from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
+    G_COMP_LEFT,
     G_DEPTH,
     G_INNOV_OWNER,
     G_NEUTRAL_SCIENCE,
@@ -119,6 +120,7 @@ from tests.rules.oracle_common import (
     free_bridge_spots,
     gain_power,
     illusionist_vp,
+    moles_geometry,
     own_hexes,
 )
 from tests.rules.test_oracle_build_targets import Oracle as ReachOracle
@@ -413,19 +415,11 @@ _GEOMETRY: dict[str, list[tuple[int, int]]] = {}
 
 
 def _moles_geometry(g: Game) -> list[tuple[int, int]]:
+    """R95 / OP-47: the Moles' bridge may join any two land hexes in bridge geometry, also at the
+    map edge (``oracle_common.moles_geometry``)."""
     key = g.geo.name
     if key not in _GEOMETRY:
-        nb = [set(x) for x in g.geo.neighbors]
-        land = [bool(x) for x in g.geo.land]
-        pairs = []
-        for a in range(len(nb)):
-            if not land[a]:
-                continue
-            second = {q for m in nb[a] for q in nb[m]} - nb[a] - {a}
-            for b in second:
-                if a < b and land[b] and len(nb[a] & nb[b]) == 2:
-                    pairs.append((a, b))
-        _GEOMETRY[key] = sorted(pairs)
+        _GEOMETRY[key] = sorted(moles_geometry(g.geo.land))
     return _GEOMETRY[key]
 
 
@@ -980,6 +974,7 @@ def rich_position(players: int, ruleset: str, seed: int) -> Game:
             city_left[k] -= 1
             sc.city_tile(seat, g.data.city_ids[k])
         comps = [c for c in ("C1", "C9", "C7", "C6") if rng.random() < 0.3]
+        comps = [c for c in comps if g.state.glob[G_COMP_LEFT.start + int(c[1:]) - 1] > 0]  # R11: 4 copies
         sc.competency(seat, *comps)
         if "C6" in comps:
             sc.set(seat, pavilions=2)
