@@ -41,6 +41,10 @@ of ``Weights`` times a feature of the position (``explain`` returns the terms):
   ``science``: levels and unused keys, ``reach``: empty hexes in reach by spade distance
   (expansion potential), ``city``: progress of the best group toward a city, ``components``:
   competencies and innovations held -- all scaled by the time left.
+* ``innovation_goal``: books held toward the best innovation on the display, as a share of its
+  net value (its value to the seat minus its price) times progress^2.  Innovations cost 5 books
+  (R73), more than a seat holds for most of the game, so a one-ply lookahead would otherwise see
+  their value only when it happens to hold them; the goals are valued once per decision.
 
 In round 6 the evaluation becomes exact: points now plus the final scoring the seat would get
 (area, science and resources at 1 VP per 5 coins, R85) -- so the player spends everything that
@@ -64,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import ScriptedAgent, agent_seed, legal_of
-from aoi_env.core import flow, hidden, pending
+from aoi_env.core import effects, flow, hidden, pending
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
     A_PASS,
@@ -83,6 +87,8 @@ from aoi_env.core.moves import (
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import science, scoring, terrain
 from aoi_env.core.state import (
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
     G_NEUTRAL_SCIENCE,
     G_PHASE,
     G_ROUND,
@@ -102,6 +108,7 @@ from aoi_env.core.state import (
     P_FACTION,
     P_INNOVATIONS,
     P_NEUTRAL_BUILT,
+    P_NEUTRAL_PALACE,
     P_PALACE_TILE,
     P_PASSED,
     P_SAILING,
@@ -114,6 +121,7 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import NUM_POSITIONS
+from aoi_env.data.enums import Building
 
 LAST_ROUND = 6
 SCIENCE_BONUS_ROUNDS = 5  # Phase III happens in rounds 1-5 only (R56)
@@ -154,6 +162,9 @@ class Weights:
     key: float = 1.5
     competency: float = 2.0
     innovation: float = 1.0
+    # books held toward the best innovation on the display: this share of its net value (its
+    # value to the seat minus its price) times progress^2 (books held / books it costs)
+    innovation_goal: float = 0.5
     # expansion: the best ``reach_hexes`` empty hexes in reach, by spades needed (0, 1, 2, 3)
     reach_hexes: int = 6
     reach_by_spades: tuple[float, ...] = (1.0, 0.6, 0.3, 0.1)
@@ -178,6 +189,19 @@ class Context:
     # science levels (R84), the 2-player neutral faction included (R25)
     others_area: tuple[int, ...]
     others_science: tuple[tuple[int, ...], ...]  # per discipline, the competitors' levels
+    # the innovations worth saving books for, valued at the root (see ``innovation_goals``)
+    innovation_goals: tuple[InnovationGoal, ...] = ()
+
+
+@dataclass(frozen=True)
+class InnovationGoal:
+    """An innovation on the display and what it is worth to the seat (R73, R101-R119)."""
+
+    tile: int  # innovation id
+    books: tuple[int, ...]  # books of each discipline it asks for (R20)
+    any_books: int  # books of any discipline, without the planning board's slot surcharge
+    cost: int  # sum of ``books``
+    net: float  # its value to the seat minus its price in books and coins, VP
 
 
 class HeuristicAgent(ScriptedAgent):
@@ -265,7 +289,61 @@ class HeuristicAgent(ScriptedAgent):
             area.append(token if token is not None else round(sum(tokens) / len(tokens)))
             sci.append(s.glob[G_NEUTRAL_SCIENCE].tolist())
         per_discipline = tuple(tuple(levels[d] for levels in sci) for d in range(4))
-        return Context(rnd, rnd >= LAST_ROUND or game.is_over(), tuple(area), per_discipline)
+        final = rnd >= LAST_ROUND or game.is_over()
+        goals = () if final or not self.w.innovation_goal else self.innovation_goals(game, me)
+        return Context(rnd, final, tuple(area), per_discipline, goals)
+
+    def innovation_goals(self, g: Game, me: int) -> tuple[InnovationGoal, ...]:
+        """The display's innovations whose value to the seat exceeds their price (R73).
+
+        A one-ply lookahead sees an innovation's value only once five books are in hand, and
+        books are scarce, so without this the player would almost never develop one.  The
+        value is read from the data: one-time VP (with the seat's counters now), incomes,
+        special actions and pass VP for the rounds left, other gains at their unit values.
+        """
+        s = g.state
+        p = s.players[me].tolist()
+        if p[P_BOARD] < 0 or p[P_FACTION] < 0 or sum(1 for t in p[P_INNOVATIONS] if t >= 0) >= 3:
+            return ()
+        incomes_left = _incomes_left(g)
+        res_scale = _resource_scale(self.w, incomes_left)
+        owner = s.glob[G_INNOV_OWNER].tolist()
+        slot = sum(1 for t in p[P_INNOVATIONS] if t >= 0)
+        surcharge = g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
+        has_palace = p[P_PALACE_TILE] >= 0 or p[P_NEUTRAL_PALACE] or p[P_BUILT.start + Building.PALACE]
+        coins = 0 if has_palace else g.data.raw["innovation_display"]["no_palace_coins"]
+        goals = []
+        for space, tile in enumerate(s.glob[G_INNOV_SPACES].tolist()):
+            if tile < 0 or owner[tile] != -1:
+                continue
+            spec, spec_sum, any_books = g.innovation_space_cost_ints[space]
+            price = res_scale * (self.w.book * (spec_sum + any_books + surcharge) + self.w.coin * coins)
+            net = self._innovation_value(g, me, tile, incomes_left, res_scale) - price
+            if net > 0:
+                goals.append(InnovationGoal(tile, spec, any_books, spec_sum, net))
+        return tuple(sorted(goals, key=lambda goal: -goal.net))
+
+    def _innovation_value(self, g: Game, me: int, tile: int, incomes_left: int, scale: float) -> float:
+        """VP value of developing ``tile`` now (its effects in the data, R101-R119)."""
+        tab, w = g.tab, self.w
+        value = 0.0
+        for key, v in tab.innovation_once[tile].items():
+            if key == "vp_per":
+                value += sum(k * effects.counter(g, me, c) for c, k in v.items())
+            elif key == "vp_table":
+                n = effects.counter(g, me, v["counter"])
+                value += max((vp for minimum, vp in v["thresholds"] if n >= minimum), default=0)
+            elif key == "steps_per":
+                value += w.step * sum(k * effects.counter(g, me, c) for c, k in v.items())
+            elif key == "neutral":
+                value += w.building[Building[v.upper()]]
+            else:
+                value += self.gain_value({key: v}, scale)
+        value += w.income * incomes_left * self.gain_value(tab.innovation_income[tile], scale)
+        value += w.special * (incomes_left + 1) * self.gain_value(tab.innovation_special[tile], scale)
+        for c, k in tab.innovation_pass[tile].get("vp_per", {}).items():
+            value += (incomes_left + 1) * k * effects.counter(g, me, c)
+        return value + w.innovation * min(incomes_left, 5) / 5
 
     def _main_candidates(self, game: Game, me: int, ctx: Context) -> list[tuple[float, int]]:
         """Every action, plus runs of one conversion (``convert 1pw coin`` x2) that make a new
@@ -369,7 +447,7 @@ class HeuristicAgent(ScriptedAgent):
         incomes_left = _incomes_left(g)
         time = min(incomes_left, 5) / 5  # 1 early, 0 in round 6
         # resources keep their full value in round 1 and fall linearly to ``late_resources`` in round 5
-        res_scale = w.late_resources + (1 - w.late_resources) * min(1.0, max(0, incomes_left - 1) / 4)
+        res_scale = _resource_scale(w, incomes_left)
         build_scale = w.building_late + (1 - w.building_late) * time
         proj_w = w.projection_early + (1 - w.projection_early) * (max(1, ctx.round) - 1) / (LAST_ROUND - 1)
         seated = p[P_BOARD] >= 0 and p[P_FACTION] >= 0  # board and faction known (after R15/R16)
@@ -401,6 +479,7 @@ class HeuristicAgent(ScriptedAgent):
             "reach": time * reach,
             "city": build_scale * w.city_progress * city_progress**2,
             "components": time * (w.competency * p[P_COMPETENCIES].bit_count() + w.innovation * innovations),
+            "innovation_goal": w.innovation_goal * _innovation_progress(g, p, ctx.innovation_goals),
         }
         return terms
 
@@ -514,6 +593,36 @@ def _incomes_left(g: Game) -> int:
     if phase == Phase.OVER:
         return 0
     return max(0, LAST_ROUND - int(s.glob[G_ROUND]))
+
+
+def _resource_scale(w: Weights, incomes_left: int) -> float:
+    """Resources keep their full value in round 1 and fall linearly to ``late_resources`` in round 5."""
+    return w.late_resources + (1 - w.late_resources) * min(1.0, max(0, incomes_left - 1) / 4)
+
+
+def _innovation_progress(g: Game, p: list[int], goals: tuple[InnovationGoal, ...]) -> float:
+    """The best goal's net value times (books held toward it / books it costs)^2 (R73);
+    ``goals`` are sorted by net value, highest first."""
+    books = p[P_BOOKS]
+    total = sum(books)
+    if not goals or not total:
+        return 0.0
+    slot = sum(1 for t in p[P_INNOVATIONS] if t >= 0)
+    if slot >= 3:
+        return 0.0
+    surcharge = g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
+    owner = g.state.glob
+    best = 0.0
+    for goal in goals:
+        if goal.net <= best:
+            break  # progress is at most 1: no later goal can do better
+        if owner[G_INNOV_OWNER.start + goal.tile] != -1:
+            continue
+        specific = sum(min(b, c) for b, c in zip(books, goal.books, strict=True))
+        need_any = goal.any_books + surcharge
+        held = specific + min(need_any, total - specific)
+        best = max(best, goal.net * (held / (goal.cost + need_any)) ** 2)
+    return best
 
 
 def _projection(g: Game, me: int, ctx: Context, area_size: int) -> tuple[int, int]:
