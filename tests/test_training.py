@@ -365,3 +365,24 @@ def test_eval_makes_the_setup_choices_it_is_asked_to(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(train.evaluate, "run_eval", lambda *a, **kw: seen.update(kw))
     assert main(["eval", "--model", "m.zip", "--setup-choices", "players"]) == 0
     assert seen["setup_choices"] == "players"
+
+
+def test_eval_table_of_one_game_has_no_margin_interval() -> None:
+    """One game gives a mean margin but no interval (no sample deviation): the table and the
+    summary line show the mean alone instead of 'nan'; more games show both."""
+    from train.evaluate import EvalResult, format_results, summary_line
+    from train.tournament import mean_ci, wilson
+
+    def result(margins: list[float]) -> EvalResult:
+        m, lo, hi = mean_ci(margins)
+        wins = sum(x > 0 for x in margins)
+        return EvalResult("trained", "random", len(margins), wins / len(margins), wilson(wins, len(margins)),
+                          m, (lo, hi), 90.0, 100.0, 0)  # fmt: skip
+
+    one, three = result([12.0]), result([12.0, -3.0, 6.0])
+    table = format_results([one, three])
+    assert "nan" not in table and "nan" not in summary_line(one)
+    assert "| trained | random | 1 | 100.0% [20.7%, 100.0%] | +12.0 | 90.0 | 100 |" in table
+    assert "| +5.0 [-3.5, +13.5] |" in table
+    assert "mean VP margin +12.0, mean VP 90.0" in summary_line(one)
+    assert "mean VP margin +5.0 (95% CI -3.5 to +13.5)" in summary_line(three)

@@ -12,6 +12,7 @@ normal 95% interval.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -92,6 +93,11 @@ def _num(x: float) -> str:
     return "nan" if math.isnan(x) else f"{x:+.1f}"
 
 
+def _interval(lo: float, hi: float, fmt: Callable[[float], str]) -> str:
+    """`` [lo, hi]``, or nothing when there is no interval (one game has no margin interval)."""
+    return "" if math.isnan(lo) or math.isnan(hi) else f" [{fmt(lo)}, {fmt(hi)}]"
+
+
 def format_results(results: list[EvalResult]) -> str:
     """A Markdown table: policy, opponent, games, win rate [95% CI], mean margin [95% CI], VP."""
     lines = [
@@ -100,17 +106,20 @@ def format_results(results: list[EvalResult]) -> str:
     ]
     for r in results:
         lines.append(
-            f"| {r.policy} | {r.vs} | {r.games} | {_pct(r.win_rate)} [{_pct(r.win_ci[0])}, {_pct(r.win_ci[1])}] "
-            f"| {_num(r.margin)} [{_num(r.margin_ci[0])}, {_num(r.margin_ci[1])}] | {r.vp:.1f} | {r.length:.0f} |"
+            f"| {r.policy} | {r.vs} | {r.games} | {_pct(r.win_rate)}{_interval(*r.win_ci, _pct)} "
+            f"| {_num(r.margin)}{_interval(*r.margin_ci, _num)} | {r.vp:.1f} | {r.length:.0f} |"
         )
     return "\n".join(lines)
 
 
 def summary_line(r: EvalResult) -> str:
+    margin_ci = (
+        "" if any(map(math.isnan, r.margin_ci)) else f" (95% CI {_num(r.margin_ci[0])} to {_num(r.margin_ci[1])})"
+    )
     return (
         f"{r.policy} vs {r.vs}: {r.games} games, win rate {_pct(r.win_rate)} "
-        f"(95% CI {_pct(r.win_ci[0])}-{_pct(r.win_ci[1])}), mean VP margin {_num(r.margin)} "
-        f"(95% CI {_num(r.margin_ci[0])} to {_num(r.margin_ci[1])}), mean VP {r.vp:.1f}"
+        f"(95% CI {_pct(r.win_ci[0])}-{_pct(r.win_ci[1])}), mean VP margin {_num(r.margin)}{margin_ci}, "
+        f"mean VP {r.vp:.1f}"
     )
 
 
