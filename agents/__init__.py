@@ -56,9 +56,14 @@ def register_agent(name: str, factory: AgentFactory, usage: str | None = None, s
     _REGISTRY[name] = _Entry(factory, usage or name, summary)
 
 
+_ON_DEMAND = {"model": "model:<path.zip>"}
+"""Specs registered when first asked for (``model`` lives in ``train``, the train extra)."""
+
+
 def available_specs() -> list[str]:
     """The spec forms ``make_agent`` accepts, e.g. ``['automa:<level 1-5>', 'heuristic', 'random']``."""
-    return sorted(e.usage for e in _REGISTRY.values())
+    usages = {name: e.usage for name, e in _REGISTRY.items()}
+    return sorted({**_ON_DEMAND, **usages}.values())
 
 
 def make_agent(spec: str, seed: int | None = 0) -> Agent:

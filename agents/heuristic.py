@@ -48,8 +48,9 @@ of ``Weights`` times a feature of the position (``explain`` returns the terms):
 
 In round 6 the evaluation becomes exact: points now plus the final scoring the seat would get
 (area, science and resources at 1 VP per 5 coins, R85) -- so the player spends everything that
-still buys points and then passes.  The evaluation uses one time context per decision (the
-round of the root), so candidate moves are always compared on the same scale.
+still buys points and then passes.  The projection weight, the round-6 switch and the
+innovation goals come from the root of the decision (``Context``); the other time scales follow
+the evaluated position, so a pass that ends the round is valued after that round's income.
 
 The player reads the game only through the public surface: ``legal_actions()``, ``clone()`` +
 ``apply_action()`` on clones, and read-only looks at ``state`` arrays and rule helpers.  It

@@ -34,7 +34,8 @@ The observation is a dict: `observation`, a flat float32 vector of 7297 values i
 seat clockwise (seat numbers run clockwise) is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
-and the order of the Automa's face-down deck and reserve.  An agent that searches by playing
+the order of the Automa's face-down deck and reserve, and the seed of later chance (random setup
+choices, reshuffles).  An agent that searches by playing
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
 inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from
 what a seat knows (information-set sampling, as the heuristic player does).  Hex planes run over the 117 grid positions
@@ -182,8 +183,9 @@ At the end `infos[agent]` holds `{"vp": final VP, "rank": 1-based shared rank}`.
 
 ## Illegal actions
 
-`raw_env.step` with an id that is not legal (or out of range, or not an integer) raises
-`ValueError` naming the id, the agent, the pending decision and the legal moves; so does a step
+`raw_env.step` with an id that is out of range or not an integer raises `ValueError` naming the
+agent and the id, and with an in-range id that is not legal also the pending decision and the
+legal moves; so does a step
 when `agent_selection` was changed to an agent whose decision is not pending, and a step after
 every agent has taken its final (dead) step; the game is unchanged.  Before `reset()`, `step`
 and `observe` raise `RuntimeError`.  `env()` (the classic wrapper
@@ -202,7 +204,7 @@ such an illegal move).  An id outside the action space or not an integer fails t
 | parameter | default | values |
 |---|---|---|
 | `num_players` | 4 | 2-5 (R5); 1-2 with an Automa |
-| `map` | `"auto"` | board side `"3-5"` or `"1-3"`; `"auto"`: 1-3 for 2 players, else 3-5 |
+| `map` | `"auto"` | board side `"3-5"` or `"1-3"`; `"auto"`: 1-3 for 2 seats (players + Automas), else 3-5 |
 | `ruleset` | `"v1.2"` | `"v1.2"` or `"v1.0"` (first-edition faction numbers, R145) |
 | `distribution` | `"standard"` | `"standard"` sets (R15) or `"draft"` (R16) |
 | `factions` | `()` | one faction name per seat, e.g. `("moles", "omar", "felines")` |

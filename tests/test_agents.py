@@ -54,8 +54,9 @@ class _Recorder:
 
 
 def test_issue6_make_agent_builds_every_registered_spec() -> None:
-    """``make_agent(spec, seed)`` parses "name" / "name:arg"; case and spaces do not matter."""
-    assert available_specs() == ["automa:<level 1-5>", "heuristic", "human", "random"]
+    """``make_agent(spec, seed)`` parses "name" / "name:arg"; the name's case and surrounding spaces
+    do not matter.  ``model:PATH`` is listed before the train extra has been loaded."""
+    assert available_specs() == ["automa:<level 1-5>", "heuristic", "human", "model:<path.zip>", "random"]
     assert isinstance(make_agent("random", seed=3), RandomAgent)
     assert isinstance(make_agent(" Heuristic ", seed=3), HeuristicAgent)
     for spec in ("random", "heuristic"):
@@ -63,7 +64,7 @@ def test_issue6_make_agent_builds_every_registered_spec() -> None:
 
 
 def test_issue6_make_agent_rejects_bad_specs_listing_the_valid_ones() -> None:
-    valid = "automa:<level 1-5>, heuristic, human, random"
+    valid = "automa:<level 1-5>, heuristic, human, model:<path.zip>, random"
     with pytest.raises(ValueError, match=rf"unknown agent 'alphazero'; valid: {valid}"):
         make_agent("alphazero")
     with pytest.raises(ValueError, match="takes no argument"):
