@@ -512,8 +512,9 @@ def biased_random_action(g: Game, rng: np.random.Generator) -> int:
 def check_random_game(
     game: str | GameConfig, seed: int, *, oracle: bool = False, biased: bool = True, max_decisions: int | None = None
 ) -> Game:
-    """Play one random game checking the invariants after every decision (and that it ends within
-    ``max_decisions``, when given).
+    """Play one random game checking the invariants after every decision, strictly (a game played
+    from its start conserves pavilions and city tiles exactly), and that it ends within
+    ``max_decisions``, when given.
 
     With ``oracle`` every legal id of every position is also applied on a clone (each must apply
     cleanly and leave a sound position; ids are plain ``int``, so they serialise to JSON),
@@ -528,7 +529,7 @@ def check_random_game(
     rng = np.random.default_rng(seed + 7919)
     decisions = 0
     while not g.is_over():
-        check(g)
+        check(g, strict=True)
         if max_decisions is not None and decisions >= max_decisions:
             raise AssertionError(f"no end after {decisions} decisions")
         decisions += 1
@@ -541,7 +542,7 @@ def check_random_game(
                 assert g.parse_move(text) == a, text
                 c = g.clone()
                 c.apply_action(a)
-                check(c)
+                check(c, strict=True)
             before = g.state.to_bytes()
             illegal = next(x for x in range(NUM_ACTIONS) if x not in legal)
             try:
@@ -555,5 +556,5 @@ def check_random_game(
             assert State.from_bytes(before) == g.state
         a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
         g.apply_action(a)
-    check(g)
+    check(g, strict=True)
     return g

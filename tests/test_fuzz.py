@@ -44,6 +44,29 @@ def test_oracle_every_offered_id_applies_cleanly(game: str) -> None:
         check_random_game(game, seed, oracle=True)
 
 
+def test_c6_random_games_check_the_exact_pavilion_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C6, R45: a game played from its start conserves pavilions and city tiles exactly, so
+    ``check_random_game`` (the fuzz oracle games and ``--repro``) checks strictly: a pavilion
+    lost from the supply is found, which the lenient Scenario check lets pass."""
+    from aoi_env.core.state import G_PAVILIONS_LEFT
+
+    apply = Game.apply_action
+
+    def losing_a_pavilion(self: Game, action: int) -> None:
+        apply(self, action)
+        if self.state.glob[G_PAVILIONS_LEFT] == 8:
+            self.state.glob[G_PAVILIONS_LEFT] -= 1  # one pavilion vanishes from the supply
+
+    monkeypatch.setattr(Game, "apply_action", losing_a_pavilion)
+    with pytest.raises(AssertionError, match="pavilion"):
+        check_random_game("aoi(players=2)", 0)
+    g = Game("aoi(players=2)", seed=0)
+    g.apply_action(g.legal_actions()[0])
+    check(g)  # the lenient check: no piece from nowhere, a missing one is not its business
+    with pytest.raises(AssertionError, match="pavilion"):
+        check(g, strict=True)
+
+
 # ------------------------------------------------------------------------------------------------
 # issue 9: every faction on every board, every Automa, and a sample of the long-run fuzz mix
 
