@@ -114,6 +114,34 @@ def test_automa_solo_distribution_three_cards_with_two_factions() -> None:
     assert g.state.players[AUTOMA, P_BOARD] != g.state.players[0, P_BOARD]  # §3.3: a different terrain
 
 
+@pytest.mark.parametrize(
+    "game",
+    [
+        "aoi(players=1,automa=simpletons:3:lake)",  # §3.3: the human's three planning cards
+        "aoi(players=2,automa=druids:2:lake)",  # the two humans' sets (R15)
+        "aoi(players=1,factions=goblins,automa=druids:2:lake+mimics:1:plains)",  # a random board
+    ],
+)
+def test_automa_requested_terrain_is_kept_from_the_humans(game: str) -> None:
+    """§3.3: her terrain differs from every human's; a terrain asked for in the spec is not
+    offered to the humans (no planning card, set or random board of it), so she always gets it."""
+    from aoi_env.core.state import P_BOARD
+
+    wanted = {Terrain[spec.split(":")[2].upper()] for spec in GameConfig.parse(game).automa}
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        g = Game(game, seed=seed)
+        while g.state.players[0, P_BOARD] < 0 or g.pending_kind() in (Kind.PICK_BUNDLE, Kind.SOLO_PICK):
+            assert not any(m.split()[-1].upper() in Terrain.__members__ and Terrain[m.split()[-1].upper()] in wanted
+                           for m in g.legal_moves()), g.legal_moves()  # fmt: skip
+            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        while g.pending_kind() is not None and g.state.players[-1, P_BOARD] < 0:
+            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        humans = g.config.players
+        assert not {int(b) for b in g.state.players[:humans, P_BOARD]} & wanted
+        assert {int(b) for b in g.state.players[humans:, P_BOARD]} == wanted
+
+
 @pytest.mark.parametrize("side", ["1-3", "3-5"])
 def test_automa_initial_workshop_table_lies_on_her_terrain(side: str) -> None:
     """§3.6 / Appendix A: each letter A-F names one hex of each of the 7 terrains, and that hex is

@@ -188,25 +188,28 @@ def new_state(g: Game, seed: int) -> State:
     others = [int(t) for t in rng.permutation(16)]  # palace tiles 1..16
     humans = cfg.players
     automa = len(cfg.automa)
+    reserved = _requested_automa_terrains(cfg.automa)  # AUTOMA.md §3.3: not offered to the humans
     if cfg.distribution == "standard" or cfg.fixed_setup:  # R14; with an Automa P tiles + #17 (AUTOMA.md §3.2)
         _offer_palaces(g, glob, others, n if automa else n + g.data.raw["palace_tiles_offered"]["extra"])
     if cfg.fixed_setup:
         fixed_f = [Faction[f.upper()] for f in cfg.factions]
         fixed_b = [Terrain[b.upper()] for b in cfg.boards]
         free_f = [f for f in factions if f not in fixed_f]
-        free_b = [int(t) for t in rng.permutation(7) if t not in fixed_b]
+        free_b = [int(t) for t in rng.permutation(7) if t not in fixed_b and t not in reserved]
         for seat in range(humans):
             p[seat, P_FACTION] = fixed_f[seat] if fixed_f else free_f[seat]
             p[seat, P_BOARD] = fixed_b[seat] if fixed_b else free_b[seat]
         if not automa:
             glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1  # picked as in R16.8
     elif automa and humans == 1:  # AUTOMA.md §3.3: 3 planning cards with 2 factions each
-        cards = [int(t) for t in rng.permutation(7)[:3]]
+        cards = [int(t) for t in rng.permutation(7) if t not in reserved][:3]
         glob[G_DRAFT_BOARDS] = [cards[i // 2] for i in range(6)]
         glob[G_DRAFT_FACTIONS] = factions[:6]
     elif cfg.distribution == "standard":  # R15 (also two players against an Automa, §3.3)
         glob[G_BUNDLE_FACTION] = factions[:7]
         glob[G_BUNDLE_BONUS] = bonuses[:7]
+        for t in reserved:  # the set of an Automa's requested terrain is out, as if taken
+            glob[G_BUNDLE_FACTION.start + t] = -1
         if not automa:
             for b in bonuses[7:]:
                 glob[G_BONUS_STATE.start + b] = -1
@@ -234,6 +237,15 @@ def new_state(g: Game, seed: int) -> State:
     glob[G_SETUP_STEP] = 0
     s.glob[pending.G_DEPTH] = 0
     return s
+
+
+def _requested_automa_terrains(specs: tuple[str, ...]) -> set[int]:
+    """The terrains the Automa specs ask for (``faction:level:terrain``).  AUTOMA.md §3.3 has
+    the player give her a terrain no human has; asked for in advance, it is kept from the humans'
+    choices (sets, planning cards, random boards) so that she always gets it."""
+    from aoi_env.core import automa as am
+
+    return {TERRAIN_NAMES.index(wanted) for _, _, wanted in map(am.parse_spec, specs) if wanted is not None}
 
 
 def _offer_palaces(g: Game, glob: np.ndarray, others: list[int], count: int) -> None:

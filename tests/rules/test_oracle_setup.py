@@ -267,6 +267,9 @@ class SetupOracle:
         self.n = cfg.seats
         self.humans = cfg.players
         self.automas = len(cfg.automa)
+        # AUTOMA.md §3.3: an Automa's terrain differs from every human's; one asked for in the
+        # spec is kept from the humans' choices (docs/automa.md)
+        self.reserved = {Terrain[w.upper()] for _, _, w in map(am.parse_spec, cfg.automa) if w is not None}
         self.fixed = bool(cfg.factions or cfg.boards)
         self.draft = cfg.distribution == "draft" and not self.fixed and not self.automas
         s = g.state
@@ -379,11 +382,13 @@ class SetupOracle:
                 self.faction[seat], self.board[seat] = f, b
             assert len(set(self.faction[: self.humans])) == self.humans and min(self.faction[: self.humans]) >= 0
             assert len(set(self.board[: self.humans])) == self.humans and min(self.board[: self.humans]) >= 0
+            assert not set(self.board[: self.humans]) & self.reserved, (self.board, self.reserved)
         if self.automas and self.humans == 1 and not self.fixed:  # AUTOMA.md §3.3: 3 cards x 2 factions
             cards = [int(t) for t in glob[G_DRAFT_BOARDS]]
             facs = [int(f) for f in glob[G_DRAFT_FACTIONS]]
             assert len(set(facs)) == 6 and min(facs) >= 0, facs
             assert cards[0::2] == cards[1::2] and len(set(cards[0::2])) == 3 and min(cards) >= 0, cards
+            assert not set(cards) & self.reserved, (cards, self.reserved)
             self.solo_cards = dict(zip(facs, cards, strict=True))
             assert all(x == -2 for x in bonus)
         elif self.fixed:  # engine convention (config.py): P + 3 tiles, picked as in R16.8
@@ -403,7 +408,10 @@ class SetupOracle:
         else:  # R15.1-2: 7 sets of a faction and a bonus tile; the other 3 tiles with 1 coin
             facs = [int(f) for f in glob[G_BUNDLE_FACTION]]
             bons = [int(b) for b in glob[G_BUNDLE_BONUS]]
-            assert len(set(facs)) == 7 and min(facs) >= 0 and max(facs) < 12, facs
+            offered = [f for t, f in enumerate(facs) if t not in self.reserved]
+            assert all(facs[t] == -1 for t in self.reserved), (facs, self.reserved)
+            assert len(set(offered)) == len(offered) == 7 - len(self.reserved) and min(offered) >= 0, facs
+            assert max(facs) < 12, facs
             assert len(set(bons)) == 7 and min(bons) >= 0 and max(bons) < 10, bons
             rest = set(range(10)) - set(bons)
             if not self.automas:
@@ -412,7 +420,7 @@ class SetupOracle:
                     assert coins[b] == (1 if b in rest else 0), coins
             else:  # AUTOMA.md §3.7: the Automa's row is formed later
                 assert all(x == -2 for x in bonus)
-            self.sets = {t: (facs[t], bons[t]) for t in range(7)}
+            self.sets = {t: (facs[t], bons[t]) for t in range(7) if t not in self.reserved}
             self.revealed = rest if not self.automas else set()
 
     def _check_two_player(self) -> None:
@@ -653,8 +661,8 @@ class SetupOracle:
             _, _, wanted = am.parse_spec(spec)
             b = int(s.players[seat, P_BOARD])
             assert b not in human_boards and b not in self.board[self.humans : seat], (b, self.board)
-            if wanted is not None and Terrain[wanted.upper()] not in human_boards:
-                assert b == Terrain[wanted.upper()]
+            if wanted is not None:
+                assert b == Terrain[wanted.upper()], (wanted, b)
             self.board[seat] = b
             self.bonus[seat] = int(s.players[seat, P_BONUS])
             assert self.bonus[seat] >= 0 and self.bonus[seat] not in held
@@ -910,6 +918,7 @@ CONFIGS = [
     ("aoi(players=1,automa=simpletons:3,skip_forced=false)", 30),
     ("aoi(players=1,automa=kuddlers:2:lake,skip_forced=false)", 20),
     ("aoi(players=2,automa=druids:5,skip_forced=false)", 20),
+    ("aoi(players=2,automa=druids:2:lake,skip_forced=false)", 20),
     ("aoi(players=1,automa=mimics:1+racelings:4,skip_forced=false)", 20),
 ]
 
