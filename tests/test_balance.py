@@ -79,6 +79,23 @@ def test_outliers_are_flagged_after_holm_correction_and_small_groups_are_not_tes
     assert table["monks"]["p_win_holm"] == pytest.approx(2 * table["monks"]["p_win"])
 
 
+def test_share_test_is_against_each_seatings_own_fair_share():
+    """A faction taking 2 points more than its fair share in every seating of 2-5 player games
+    is a clear outlier: the test uses share - 1/P per seating, so the spread of the raw shares
+    between player counts (1/2 .. 1/5) does not hide it; a fair faction is not flagged."""
+    strong, fair = [], []
+    for players in (2, 3, 4, 5):
+        strong += rows_for("monks", 10, 10 // players, players=players, share=1 / players + 0.02)
+        fair += rows_for("omar", 10, 10 // players, players=players, share=1 / players)
+    table = {r["group"]: r for r in group_table(strong + fair, ["faction"], alpha=0.05, min_games=10)}
+    monks, omar = table["monks"], table["omar"]
+    # rows_for adds -0.01 / 0 / +0.01 in turn (mean -0.001 over 10 seatings): excess 0.019
+    assert monks["share"] == pytest.approx(monks["fair"] + 0.019)
+    assert monks["p_share"] < 1e-9 and "share+" in monks["flags"]
+    assert monks["share_ci"][0] > monks["fair"]
+    assert omar["p_share"] > 0.3 and "share+" not in omar["flags"] and "share-" not in omar["flags"]
+
+
 def test_each_plot_colours_the_groups_flagged_by_its_own_test():
     """The win-rate plot marks ``win±`` groups and the share plot ``share±`` groups: a faction
     flagged only for its score share is not drawn as a win-rate outlier."""

@@ -15,7 +15,8 @@ count the report gives the number of seatings, the win rate (a shared first plac
 with a Wilson 95% interval, the mean VP and the mean score share (own VP / all VP in the game)
 with normal 95% intervals.  The fair win rate and fair share of a group is the mean of 1/P over
 its seatings (P = players in that game).  A group is *flagged* when the two-sided normal test of
-"win rate = fair" (or "share = fair") has a Holm-adjusted p-value below ``alpha`` within its
+"win rate = fair" (or "share = fair", tested on each seating's share minus its own 1/P, so that
+mixing player counts adds no noise) has a Holm-adjusted p-value below ``alpha`` within its
 table (Holm-Bonferroni controls the family-wise error over the groups of one table; the tables
 themselves are not corrected against each other) and it has at least ``min_games`` seatings.
 
@@ -217,9 +218,12 @@ def group_table(rows: Sequence[dict[str, Any]], keys: Sequence[str], alpha: floa
         fair = float(np.mean([r["fair"] for r in g]))
         var = sum(r["fair"] * (1 - r["fair"]) for r in g)  # binomial variance under "fair"
         z_win = (wins - fair * n) / math.sqrt(var) if var > 0 else 0.0
-        share = mean_ci([r["share"] for r in g])
-        sd_share = float(np.std([r["share"] for r in g], ddof=1)) if n > 1 else math.nan
-        z_share = (share[0] - fair) / (sd_share / math.sqrt(n)) if n > 1 and sd_share > 0 else math.nan
+        # each seating's share minus its own fair share: a group mixing player counts has shares
+        # near 1/2 .. 1/5, a spread that is no evidence either way and must not count as noise
+        excess, lo, hi = mean_ci([r["share"] - r["fair"] for r in g])
+        share = (fair + excess, fair + lo, fair + hi)
+        sd_excess = float(np.std([r["share"] - r["fair"] for r in g], ddof=1)) if n > 1 else math.nan
+        z_share = excess / (sd_excess / math.sqrt(n)) if n > 1 and sd_excess > 0 else math.nan
         vp = mean_ci([r["vp"] for r in g])
         out.append(
             {
