@@ -386,3 +386,39 @@ def test_eval_table_of_one_game_has_no_margin_interval() -> None:
     assert "| +5.0 [-3.5, +13.5] |" in table
     assert "mean VP margin +12.0, mean VP 90.0" in summary_line(one)
     assert "mean VP margin +5.0 (95% CI -3.5 to +13.5)" in summary_line(three)
+
+
+def test_evaluation_games_are_not_training_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Evaluation on held-out games: env ``i`` of ``aoi train`` resets from
+    the stream of ``seed + i``; the final evaluation (``seed + 1``) and ``aoi eval --seed 0``
+    once drew their deals from that same stream, so about one deal in five was a game env 0 or
+    1 had trained on.  Their streams are now named (``stream_seed``) and share no game seed."""
+    from agents import RandomAgent
+    from aoi_env.core.state import G_SEED
+    from train import evaluate as ev
+    from train.config import stream_seed
+    from train.opponents import OpponentPool
+    from train.seat_env import SeatEnv
+
+    pool = {"random": 0.5, "automa:1": 0.3, "heuristic": 0.2}  # the quick config's kinds, no snapshot
+    trained: dict[int, set[int]] = {}
+    for i in (0, 1):
+        env = SeatEnv("aoi(players=2)", OpponentPool(pool))
+        seeds = trained.setdefault(i, set())
+        for k in range(12):
+            env.reset(seed=i if k == 0 else None)
+            seeds.add(int(env.game.state.glob[G_SEED]))
+    dealt: list[int] = []
+    reset = ev.SeatEnv.reset
+
+    def recording(self: SeatEnv, seed: int | None = None, options: dict | None = None):  # noqa: ANN202
+        dealt.append(int((options or {})["game_seed"]))
+        return reset(self, seed=seed, options=options)
+
+    monkeypatch.setattr(ev.SeatEnv, "reset", recording)
+    for seed, env_index in ((1, 1), (0, 0)):  # the final evaluation of a seed-0 run, aoi eval's default
+        dealt.clear()
+        ev.evaluate(RandomAgent(seed=0), "random", games=60, seed=seed)
+        assert len(set(dealt)) == 30 and not set(dealt) & trained[env_index], sorted(set(dealt) & trained[env_index])
+    assert stream_seed(0, "periodic evaluation") not in range(0, 64)  # never an env's seed + i
+    assert stream_seed(0, "evaluate") != stream_seed(1, "evaluate") != stream_seed(0, "resume", 100)

@@ -26,7 +26,20 @@ from aoi_env.env import REWARD_KINDS
 from train.opponents import check_spec
 
 VEC_ENVS = ("dummy", "subproc")
-SEED_MAX = 2**31 - 1  # numpy seeds must be < 2**32: room for the offsets (env i: seed + i; evaluation: + 10,000)
+SEED_MAX = 2**31 - 1  # numpy seeds must be < 2**32: room for the offsets (env i: seed + i)
+
+
+def stream_seed(seed: int, stream: str, *extra: int) -> int:
+    """A 31-bit seed for one named use of the run's ``seed`` (periodic evaluation, final
+    evaluation, a resumed run's envs).  Offsets like ``seed + 10_000`` can land on the stream of
+    a training env (env ``i`` is ``seed + i``), so that evaluation would replay training games;
+    a seed derived from (``seed``, name, ``extra``) by ``SeedSequence`` cannot."""
+    import zlib
+
+    import numpy as np
+
+    entropy = [int(seed), zlib.crc32(stream.encode()), *map(int, extra)]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0]) & SEED_MAX
 
 
 def _fail(key: str, value: Any, valid: str) -> ValueError:

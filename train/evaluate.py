@@ -6,7 +6,8 @@ a game seed; inside a deal the learner plays every player seat once (seat rotati
 first-player advantage), so ``games`` should be a multiple of the player count; against the
 Automa the learner always has seat 0.  The result holds the win rate (a k-way shared first place
 counts 1/k) with a Wilson 95% interval and the mean VP margin (own VP - best other VP) with a
-normal 95% interval.
+normal 95% interval.  The deal and reset seeds come from ``stream_seed(seed, "evaluate")``, not
+from ``seed`` itself, whose stream is a training env's (env ``i`` of ``aoi train`` is ``seed + i``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from train.config import stream_seed
 from train.opponents import OpponentPool, check_spec
 from train.seat_env import SeatEnv
 from train.tournament import mean_ci, progress, wilson
@@ -58,12 +60,13 @@ def evaluate(
         raise ValueError(f"games must be at least 1, got {games}")
     env = SeatEnv(game, OpponentPool({vs: 1.0}), setup_choices=setup_choices)
     players = env.config_for(vs).players
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(stream_seed(seed, "evaluate"))  # not a training env's stream
     deal_seeds = rng.integers(2**31 - 1, size=math.ceil(games / players))
+    reset_seeds = rng.integers(2**31 - 1, size=games)
     stats = []
     for i in progress(range(games), games, f"{label} vs {vs}", show_progress):
         deal, seat = divmod(i, players)
-        env.reset(seed=int(seed * 1_000_003 + i), options={"seat": seat, "game_seed": int(deal_seeds[deal])})
+        env.reset(seed=int(reset_seeds[i]), options={"seat": seat, "game_seed": int(deal_seeds[deal])})
         info: dict[str, Any] = {}
         terminated = False
         while not terminated:

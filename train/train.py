@@ -33,7 +33,7 @@ from typing import Any
 
 from aoi_env import __version__
 from aoi_env.env import ENV_NAME, REGISTRY_ID
-from train.config import TrainConfig
+from train.config import TrainConfig, stream_seed
 
 
 def model_name(cfg: TrainConfig) -> str:
@@ -188,7 +188,7 @@ def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], 
         callbacks.append(
             SameGamesEval(
                 VecMonitor(DummyVecEnv([make_eval])),  # the same wrapper type as the training env
-                seed=cfg.seed + 10_000,
+                seed=stream_seed(cfg.seed, "periodic evaluation"),
                 n_eval_episodes=cfg.eval.games,
                 eval_freq=max(cfg.eval.every // cfg.n_envs, 1),
                 best_model_save_path=str(out / "best"),
@@ -291,7 +291,7 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
     venv = make_vec_env(cfg, pool)
     model = build_model(cfg, venv, out, resume)
     if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
-        model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+        model.set_random_seed(stream_seed(cfg.seed, "resume", model.num_timesteps))
         kept = resume_league(venv, snapshots, model.num_timesteps, baseline)
     else:
         save_model(model, baseline, cfg)
