@@ -16,8 +16,11 @@ encodes the same egocentric observation as the AEC env (``aoi_env.observation``)
 * **Reward (whose)**: always the *learner's* reward.  0 until the game ends, then the final
   reward of the learner's seat, ``aoi_env.env.final_rewards(scores, reward)`` (``rank`` default,
   ``win``, ``score_diff``), also when the game ends on an opponent's decision.  Optional
-  potential-based shaping (``shaping > 0``) adds ``shaping * (phi(s') - phi(s))`` each step with
-  ``phi = (own VP - best other VP) / 100``; it is 0 by default.
+  shaping (``shaping > 0``) adds ``shaping * (phi(s') - phi(s))`` each step with
+  ``phi = (own VP - best other VP) / 100``; it is 0 by default.  Without a ``gamma`` factor and
+  with ``phi`` not zeroed at the end it is not policy-invariant: a game's shaping adds up to
+  ``shaping * (final margin - first margin) / 100``, so it also rewards winning by more
+  (docs/training.md).
 * **Illegal ids**: MaskablePPO never picks one.  Anything else that steps with an illegal id
   (gymnasium's ``check_env`` samples unmasked) gets a uniformly random legal id instead and the
   ``illegal_actions`` counter in ``info`` goes up; training logs it and it must stay 0.
