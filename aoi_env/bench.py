@@ -398,6 +398,19 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
+def check_bench_document(doc: Any, where: str) -> None:
+    """ValueError unless ``doc`` looks like an ``aoi bench --json`` result: a ``results`` object
+    of numbers (and, if present, a ``meta`` object)."""
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, dict) or not results:
+        raise ValueError(f"{where} is not an aoi bench --json result (no 'results' object of numbers)")
+    bad = [k for k, v in results.items() if isinstance(v, bool) or not isinstance(v, (int, float))]
+    if bad:
+        raise ValueError(f"{where} is not an aoi bench --json result: results[{bad[0]!r}] is not a number")
+    if not isinstance(doc.get("meta", {}), dict):
+        raise ValueError(f"{where} is not an aoi bench --json result: 'meta' is not an object")
+
+
 def run_bench(
     players: Sequence[int] = (2, 3, 4, 5),
     games: int = 3,
@@ -417,8 +430,10 @@ def run_bench(
         raise ValueError("games and decisions must be at least 1")
     try:
         old = json.loads(Path(compare).read_text(encoding="utf-8")) if compare else None
-    except (OSError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"cannot read the --compare file {compare}: {err}") from None
+    if old is not None:
+        check_bench_document(old, f"the --compare file {compare}")  # before minutes of measuring
     doc = measure(players, games, decisions, seed, with_env, with_vector)
     print(format_table(doc, old), file=out or sys.stdout)
     if json_path:

@@ -332,9 +332,9 @@ def run_args(args: argparse.Namespace) -> int:
         return repro(args.repro, args.seed, args.policy, args.max_decisions)
     if args.games < 1 or args.workers < 1:
         raise ValueError(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
-    if args.oracle_every < 0 or args.seed < 0 or args.max_decisions < 1:
-        raise ValueError(f"--oracle-every and --seed must be >= 0 and --max-decisions >= 1, got "
-                         f"{args.oracle_every}, {args.seed} and {args.max_decisions}")  # fmt: skip
+    if args.oracle_every < 0 or args.seed < 0 or args.start < 0 or args.max_decisions < 1:
+        raise ValueError(f"--oracle-every, --seed and --start must be >= 0 and --max-decisions >= 1, got "
+                         f"{args.oracle_every}, {args.seed}, {args.start} and {args.max_decisions}")  # fmt: skip
     from aoi_env.cli import check_output_file
 
     check_output_file(args.json, "--json")

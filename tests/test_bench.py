@@ -71,6 +71,29 @@ def test_cli_bench_bad_player_count_exits_2(capsys):
     assert "player counts must be 2..5" in capsys.readouterr().err
 
 
+def test_cli_bench_compare_file_that_is_no_bench_result_exits_2_before_measuring(tmp_path: Path, capsys, monkeypatch):
+    """A --compare file that is not an ``aoi bench --json`` result is a one-line error (exit 2)
+    before the minutes of measuring, not a traceback after them."""
+    import aoi_env.bench as bench
+
+    def measure(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("measured before checking the --compare file")
+
+    monkeypatch.setattr(bench, "measure", measure)
+    cases = {
+        "list": ([1, 2], "no 'results' object of numbers"),
+        "no results": ({"a": 1}, "no 'results' object of numbers"),
+        "a string": ({"results": {"engine_decisions_per_s": "fast"}}, "results['engine_decisions_per_s'] is not"),
+        "meta": ({"results": {"clone_us": 2.0}, "meta": []}, "'meta' is not an object"),
+    }
+    for name, (body, message) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(body), encoding="utf-8")
+        assert main(["bench", "--compare", str(path)]) == 2, name
+        err = capsys.readouterr().err
+        assert message in err and "is not an aoi bench --json result" in err and "Traceback" not in err, err
+
+
 LAZY = [  # (module, top-level packages it must not pull in), imported in this order in one process
     ("aoi_env.cli", ("train", "matplotlib", "openskill", "tqdm", "torch", "aoi_env.bench")),
     ("aoi_env.bench", ("torch", "matplotlib")),

@@ -162,6 +162,19 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], s
     "scores_short": (lambda d: d | {"scores": [1]}, r"final scores differ"),
     "versions_list": (lambda d: d | {"versions": [1]}, r"field 'versions' must be a JSON object, got list"),
     "versions_str": (lambda d: d | {"versions": "x"}, r"field 'versions' must be a JSON object, got str"),
+    "versions_empty": (lambda d: d | {"versions": {}}, r"field 'versions' lacks 'package'"),
+    "versions_no_state": (
+        lambda d: d | {"versions": {k: v for k, v in d["versions"].items() if k != "state_schema"}},
+        r"field 'versions' lacks 'state_schema'",
+    ),
+    "versions_str_schema": (
+        lambda d: d | {"versions": d["versions"] | {"action_schema": "1"}},
+        r"field 'versions.action_schema' must be an integer, got str '1'",
+    ),
+    "versions_format": (
+        lambda d: d | {"versions": d["versions"] | {"record_format": 99}},
+        r"record format 99 cannot be read by this version",
+    ),
     "breakdown_list": (lambda d: d | {"breakdown": []}, r"field 'breakdown' must be a JSON object"),
     "actions_str": (lambda d: d | {"actions": "x"}, r"field 'actions' must be a list of integers, got str"),
     "actions_longer": (lambda d: d | {"actions": [*d["actions"], 5]}, r"field 'actions' must be one entry per move"),

@@ -324,3 +324,31 @@ def test_aoi_play_shows_the_other_seats_moves_to_a_human(capsys: pytest.CaptureF
     assert main(["play", "--agents", "human,automa:1", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     assert "seat 1 (Automa): terraform & build" in out and "seat 1 (Automa): passes" in out
+
+
+def test_frames_during_an_automa_turn_show_her_playing() -> None:
+    """AUTOMA.md §5: frames drawn inside her turn (``flow.automa_frames``, as ``aoi replay`` and
+    ``aoi play`` draw them) name her seat as playing; the engine's own step on top of the stack
+    is no decision of the human's, whose seat ``current_seat()`` still holds."""
+    from agents import make_agent
+    from aoi_env.core.flow import automa_frames
+    from aoi_env.render.svg import render_svg
+    from aoi_env.render.text import acting, header_text
+
+    g = Game("aoi(players=1,automa=druids:3)", seed=3)
+    agent = make_agent("random", seed=1)
+    frames: list[tuple[int, tuple[int | None, str], str, str]] = []
+
+    def frame(game: Game, seat: int, what: str) -> None:
+        frames.append((seat, acting(game), header_text(game).splitlines()[0], render_svg(game)))
+
+    with automa_frames(lambda game: None, frame):
+        while not g.is_over():
+            g.apply_action(agent.choose(g))
+    assert len(frames) > 50
+    for seat, (who, words), header, svg in frames:
+        assert seat == 1 and who == 1 and words == "seat 1 (Automa) playing"
+        assert header.endswith("seat 1 (Automa) playing") and "to decide" not in header
+        assert "&gt; seat 1 " in svg and "&gt; seat 0 " not in svg and "seat 0 to decide" not in svg
+    g = Game("aoi(players=1,automa=druids:3)", seed=3)  # between frames: the human decides
+    assert acting(g) == (0, f"seat 0 to decide ({g.pending_kind().name.lower()})")

@@ -135,6 +135,22 @@ class GameRecord:
             n = len(getattr(self, name))
             if n and n != len(self.moves):
                 raise _field_error(where, name, f"one entry per move ({len(self.moves)}) or empty", f"{n} entries")
+        self._validate_versions(where)
+
+    def _validate_versions(self, where: str) -> None:
+        """``versions`` names the package (a string) and the three schema numbers (integers);
+        replay decides on them which checks apply, so a missing or garbled one is an error.  A
+        record format other than this one cannot be read; other schemas replay with a warning."""
+        for key, kind in VERSION_TYPES.items():
+            if key not in self.versions:
+                raise ValueError(f"{where}: field 'versions' lacks {key!r} (it names {', '.join(VERSION_TYPES)})")
+            if not _ITEM_OK[kind](self.versions[key]):
+                raise _field_error(where, f"versions.{key}", kind, _show(self.versions[key]))
+        if self.versions["record_format"] != RECORD_FORMAT:
+            raise ValueError(
+                f"{where}: record format {self.versions['record_format']} cannot be read by this version "
+                f"(record format {RECORD_FORMAT})"
+            )
 
 
 def _is_int(value: Any) -> bool:
@@ -156,6 +172,7 @@ _KIND_TEXT = {
     "list[int]": "a list of integers",
     "list[int|null]": "a list of integers or nulls",
 }
+VERSION_TYPES = {"package": "str", "action_schema": "int", "state_schema": "int", "record_format": "int"}
 FIELD_TYPES: dict[str, str] = {
     "env_id": "str",
     "versions": "object",

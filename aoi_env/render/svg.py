@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from aoi_env.core.board import hex_name
+from aoi_env.core.engine import HANDLERS
 from aoi_env.core.state import (
     G_NUM_BRIDGES,
     G_PHASE,
@@ -52,7 +53,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import NUM_COLS, NUM_ROWS
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.render.text import automa_text, faction_label, header_text, holdings_text, palace_label
+from aoi_env.render.text import acting, automa_text, faction_label, header_text, holdings_text, palace_label
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -204,11 +205,13 @@ def _status_line(g: Game) -> str:
     rnd = int(s.glob[G_ROUND])
     phase = Phase.NAMES[int(s.glob[G_PHASE])]
     when = f"round {rnd}" if rnd else "setup"
-    return f"{g.config}   {when}, phase {phase}, seat {g.current_seat()} to decide: {kind.name.lower()}"
+    who, words = acting(g)
+    turn = f"seat {who} to decide: {kind.name.lower()}" if kind in HANDLERS else words
+    return f"{g.config}   {when}, phase {phase}, {turn}"
 
 
 def _player_line(g: Game, seat: int) -> str:
-    """One player's faction and resources (``>`` marks the seat to decide)."""
+    """One player's faction and resources (``>`` marks the seat to decide, or the Automa playing)."""
     p = g.state.players[seat]
     faction = faction_label(g, seat)  # an Automa has no P_FACTION: A:<faction>:<level>
     column = max(12, *(len(faction_label(g, other)) for other in range(g.seats)))  # aligned, never cut
@@ -217,7 +220,7 @@ def _player_line(g: Game, seat: int) -> str:
     bowls = "/".join(str(int(v)) for v in p[P_BOWLS])
     science = "/".join(str(int(v)) for v in p[P_SCIENCE])
     return (
-        f"{'>' if seat == g.current_seat() else ' '} seat {seat} {faction:<{column}} VP {int(p[P_VP]):>3}"
+        f"{'>' if seat == acting(g)[0] else ' '} seat {seat} {faction:<{column}} VP {int(p[P_VP]):>3}"
         f"  coins {int(p[P_COINS]):>2}  tools {int(p[P_TOOLS]):>2}  scholars {int(p[P_SCHOLARS])}  books {books}"
         f"  power {bowls}  science {science}  bonus {bonus}{'  passed' if p[P_PASSED] else ''}"
     )
@@ -252,7 +255,7 @@ def panel_svg(g: Game, top: float) -> list[str]:
     colour square before each player's first line, the deciding seat's lines in bold."""
     out: list[str] = []
     font = 'font-family="monospace" font-size="13"'
-    who = g.current_seat()
+    who = acting(g)[0]
     previous: int | None = None
     for i, (text, seat) in enumerate(panel_lines(g)):
         y = top + PANEL_LINE * i

@@ -19,6 +19,7 @@ import numpy as np
 from aoi_env.core import automa, pending
 from aoi_env.core.board import hex_name
 from aoi_env.core.decisions import DISC_NAMES, PALACE15_PARTS
+from aoi_env.core.engine import HANDLERS
 from aoi_env.core.pending import TB_BUILD, TB_BUY, Kind, Row
 from aoi_env.core.rules.buildings import effective_offer
 from aoi_env.core.rules.scoring import has_neutral_faction, visible_area_token
@@ -260,13 +261,29 @@ def _bonus_text(g: Game) -> str:
     return f"{label}: " + (" ".join(f"{d.bonus_ids[b]}({int(s.glob[G_BONUS_COINS][b])}c)" for b in tiles) or "-")
 
 
+def acting(g: Game) -> tuple[int | None, str]:
+    """(seat, words) of who acts now.  Between two decisions (a frame drawn inside the engine,
+    e.g. during an Automa's turn, ``flow.automa_frames``) the top of the stack is one of the
+    engine's own steps and ``current_seat()`` still names the last seat that decided: then the
+    step's seat acts, and an Automa is "playing", not "to decide"."""
+    row = pending.top(g.state)
+    if row is None:
+        return None, "game over"
+    kind = Kind(row[0])
+    if kind in HANDLERS:
+        who = g.current_seat()
+        return who, f"seat {who} to decide ({kind.name.lower()})"
+    seat = int(row[1])
+    if 0 <= seat < g.seats and g.is_automa(seat):
+        return seat, f"seat {seat} (Automa) playing"
+    return None, f"the engine resolving {kind.name.lower()}"
+
+
 def header_text(g: Game) -> str:
     s = g.state
     rnd = int(s.glob[G_ROUND])
     phase = Phase.NAMES[int(s.glob[G_PHASE])]
-    who = g.current_seat()
-    kind = g.pending_kind()
-    turn = f"seat {who} to decide ({kind.name.lower()})" if kind is not None else "game over"
+    _, turn = acting(g)
     d = g.data
     tiles = [d.round_tile_ids[int(t)] for t in s.glob[G_ROUND_TILES]]
     tiles[5] += "+" + d.final_tile_ids[int(s.glob[G_FINAL_TILE])]
