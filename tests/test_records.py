@@ -185,6 +185,8 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], s
     "move_seats_short": (lambda d: d | {"move_seats": d["move_seats"][:3]}, r"field 'move_seats' must be one entry"),
     "extra_move": (lambda d: d | {"moves": [*d["moves"], "pass"]}, r"field 'actions' must be one entry per move"),
     "agents_null": (lambda d: d | {"agents": None}, r"field 'agents' must be a list of strings, got null"),
+    "agents_short": (lambda d: d | {"agents": ["random"]}, r"the record's agents has 1 entries for 3 players"),
+    "agent_seeds_long": (lambda d: d | {"agent_seeds": [1, 2, 3, 4]}, r"agent_seeds has 4 entries for 3 players"),
     "agents_int_item": (lambda d: d | {"agents": ["random", 1, "random"]}, r"field 'agents' .* got int 1 at index 1"),
     "sha_bad": (lambda d: d | {"final_state_sha256": "00"}, r"final state differs"),
     "unknown_field": (lambda d: d | {"foo": 1}, r"unknown field 'foo'"),

@@ -373,6 +373,10 @@ def replay(record: GameRecord, on_frame: Frame | None = None, check_actions: boo
         g = Game(record.game, seed=int(record.seed))
     except ValueError as err:
         raise ReplayError(f"cannot start the recorded game {record.game!r}: {err}") from None
+    for name in ("agents", "agent_seeds"):  # one per player seat, or not recorded
+        n = len(getattr(record, name))
+        if n and n != g.config.players:
+            raise ReplayError(f"the record's {name} has {n} entries for {g.config.players} players ({record.game})")
     total = len(record.moves)
     if on_frame is not None:
         on_frame(g, 0, None)
