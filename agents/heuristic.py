@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import ScriptedAgent, agent_seed, legal_of
-from aoi_env.core import effects, flow, hidden, pending
+from aoi_env.core import decisions, effects, flow, hidden, pending
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
     A_PASS,
@@ -109,7 +109,6 @@ from aoi_env.core.state import (
     P_FACTION,
     P_INNOVATIONS,
     P_NEUTRAL_BUILT,
-    P_NEUTRAL_PALACE,
     P_PALACE_TILE,
     P_PASSED,
     P_SAILING,
@@ -304,24 +303,22 @@ class HeuristicAgent(ScriptedAgent):
         """
         s = g.state
         p = s.players[me].tolist()
-        if p[P_BOARD] < 0 or p[P_FACTION] < 0 or sum(1 for t in p[P_INNOVATIONS] if t >= 0) >= 3:
+        surcharge = _slot_surcharge(g, p) if p[P_BOARD] >= 0 and p[P_FACTION] >= 0 else None
+        if surcharge is None:
             return ()
         incomes_left = _incomes_left(g)
         res_scale = _resource_scale(self.w, incomes_left)
         owner = s.glob[G_INNOV_OWNER].tolist()
-        slot = sum(1 for t in p[P_INNOVATIONS] if t >= 0)
-        surcharge = g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
-        has_palace = p[P_PALACE_TILE] >= 0 or p[P_NEUTRAL_PALACE] or p[P_BUILT.start + Building.PALACE]
-        coins = 0 if has_palace else g.data.raw["innovation_display"]["no_palace_coins"]
         goals = []
         for space, tile in enumerate(s.glob[G_INNOV_SPACES].tolist()):
             if tile < 0 or owner[tile] != -1:
                 continue
-            spec, spec_sum, any_books = g.innovation_space_cost_ints[space]
-            price = res_scale * (self.w.book * (spec_sum + any_books + surcharge) + self.w.coin * coins)
+            spec, any_books, coins = decisions.innovation_cost(g, me, space)  # any_books: with the surcharge
+            books = tuple(spec.tolist())
+            price = res_scale * (self.w.book * (sum(books) + any_books) + self.w.coin * coins)
             net = self._innovation_value(g, me, tile, incomes_left, res_scale) - price
             if net > 0:
-                goals.append(InnovationGoal(tile, spec, any_books, spec_sum, net))
+                goals.append(InnovationGoal(tile, books, any_books - surcharge, sum(books), net))
         return tuple(sorted(goals, key=lambda goal: -goal.net))
 
     def _innovation_value(self, g: Game, me: int, tile: int, incomes_left: int, scale: float) -> float:
@@ -332,8 +329,7 @@ class HeuristicAgent(ScriptedAgent):
             if key == "vp_per":
                 value += sum(k * effects.counter(g, me, c) for c, k in v.items())
             elif key == "vp_table":
-                n = effects.counter(g, me, v["counter"])
-                value += max((vp for minimum, vp in v["thresholds"] if n >= minimum), default=0)
+                value += effects.table_vp(effects.counter(g, me, v["counter"]), v["thresholds"])
             elif key == "steps_per":
                 value += w.step * sum(k * effects.counter(g, me, c) for c, k in v.items())
             elif key == "neutral":
@@ -601,17 +597,20 @@ def _resource_scale(w: Weights, incomes_left: int) -> float:
     return w.late_resources + (1 - w.late_resources) * min(1.0, max(0, incomes_left - 1) / 4)
 
 
+def _slot_surcharge(g: Game, p: list[int]) -> int | None:
+    """Books of any discipline the next innovation slot adds (R73, OP-5); None: all 3 are full."""
+    slot = sum(1 for t in p[P_INNOVATIONS] if t >= 0)
+    return None if slot >= 3 else g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
+
+
 def _innovation_progress(g: Game, p: list[int], goals: tuple[InnovationGoal, ...]) -> float:
     """The best goal's net value times (books held toward it / books it costs)^2 (R73);
     ``goals`` are sorted by net value, highest first."""
     books = p[P_BOOKS]
     total = sum(books)
-    if not goals or not total:
+    surcharge = _slot_surcharge(g, p) if goals and total else None
+    if surcharge is None:
         return 0.0
-    slot = sum(1 for t in p[P_INNOVATIONS] if t >= 0)
-    if slot >= 3:
-        return 0.0
-    surcharge = g.data.boards[p[P_BOARD]].innovation_slot_books[slot]
     owner = g.state.glob
     best = 0.0
     for goal in goals:

@@ -99,7 +99,8 @@ def reads_science(gain: dict[str, Any]) -> bool:
     return not SCIENCE_COUNTERS.isdisjoint(gain.get("vp_per", ()))
 
 
-def _table_vp(value: int, thresholds: list[list[int]]) -> int:
+def table_vp(value: int, thresholds: list[list[int]]) -> int:
+    """The VP of a ``vp_table`` gain for a counter value: the highest threshold reached."""
     vp = 0
     for minimum, points in thresholds:
         if value >= minimum:
@@ -139,7 +140,7 @@ def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
         elif key == "vp_per":
             p[P_VP] += mult * sum(k * counter(g, seat, c) for c, k in v.items())
         elif key == "vp_table":
-            p[P_VP] += mult * _table_vp(counter(g, seat, v["counter"]), v["thresholds"])
+            p[P_VP] += mult * table_vp(counter(g, seat, v["counter"]), v["thresholds"])
 
 
 def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
