@@ -96,6 +96,17 @@ def test_share_test_is_against_each_seatings_own_fair_share():
     assert omar["p_share"] > 0.3 and "share+" not in omar["flags"] and "share-" not in omar["flags"]
 
 
+def test_share_test_of_a_small_group_is_a_t_test():
+    """Three seatings with shares 0.51, 0.52, 0.53 against a fair 1/2: excess 0.02, sd 0.01,
+    t = 0.02 / (0.01 / sqrt 3) = 3.464 with 2 df, two-sided p = 0.0742 (a normal test would say
+    0.0005 and flag it); the interval is excess +- 4.303 * 0.01 / sqrt 3 = +-0.0248."""
+    rows = rows_for("monks", 3, 1, share=0.52)
+    (row,) = group_table(rows, ["faction"], alpha=0.05, min_games=3)
+    assert row["p_share"] == pytest.approx(0.0742, abs=1e-4)
+    assert row["share_ci"] == pytest.approx((0.5 + 0.02 - 0.0248, 0.5 + 0.02 + 0.0248), abs=1e-4)
+    assert "share+" not in row["flags"]
+
+
 def test_each_plot_colours_the_groups_flagged_by_its_own_test():
     """The win-rate plot marks ``win±`` groups and the share plot ``share±`` groups: a faction
     flagged only for its score share is not drawn as a win-rate outlier."""

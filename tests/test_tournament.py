@@ -14,6 +14,7 @@ import pytest
 from aoi_env.cli import main
 from aoi_env.core.config import GameConfig
 from train.tournament import (
+    Z95,
     Participant,
     TournamentConfig,
     bootstrap_ci,
@@ -21,10 +22,13 @@ from train.tournament import (
     holm,
     margins,
     mean_ci,
+    normal_two_sided_p,
     parse_participants,
     play_task,
     run_tournament,
     schedule,
+    student_t_quantile,
+    student_t_two_sided_p,
     summarise,
     wilson,
     win_shares,
@@ -48,12 +52,31 @@ def test_wilson_interval_of_5_in_10():
 
 
 def test_mean_ci_and_bootstrap_contain_the_mean():
-    # mean of 1..5 = 3, sd = sqrt(2.5) = 1.581, half = 1.96 * 1.581 / sqrt(5) = 1.386
+    # mean of 1..5 = 3, sd = sqrt(2.5) = 1.581, half = t(4) 2.776 * 1.581 / sqrt(5) = 1.963
     m, lo, hi = mean_ci([1, 2, 3, 4, 5])
+    assert (m, round(lo, 3), round(hi, 3)) == (3.0, 1.037, 4.963)
+    m, lo, hi = mean_ci([1, 2, 3, 4, 5], z=Z95)  # the normal interval on request: half = 1.386
     assert (m, round(lo, 3), round(hi, 3)) == (3.0, 1.614, 4.386)
     blo, bhi = bootstrap_ci([1, 2, 3, 4, 5], seed=1)
     assert 1 <= blo < 3 < bhi <= 5
     assert bootstrap_ci([1, 2, 3, 4, 5], seed=1) == (blo, bhi)  # deterministic for a seed
+
+
+def test_student_t_matches_the_printed_table():
+    # two-sided 95% quantiles from any t table; the series branch (df > 100) meets the bisection
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 9: 2.262, 10: 2.228, 29: 2.045, 100: 1.984, 1000: 1.962}
+    for df, t in table.items():
+        assert round(student_t_quantile(df), 3) == t
+    assert abs(student_t_quantile(101) - student_t_quantile(100)) < 3e-4
+    assert abs(student_t_quantile(10**6) - Z95) < 1e-5
+    # p-values: t = 2.0 with 10 df is p = 0.0734; the quantile gives p = 0.05 back; t = 0 is p = 1
+    assert round(student_t_two_sided_p(2.0, 10), 4) == 0.0734
+    for df in (1, 2, 7, 40, 300):
+        assert abs(student_t_two_sided_p(-student_t_quantile(df), df) - 0.05) < 1e-6
+    assert student_t_two_sided_p(0.0, 5) == 1.0
+    assert abs(student_t_two_sided_p(1.96, 10**5) - normal_two_sided_p(1.96)) < 1e-4
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        student_t_two_sided_p(1.0, 0)
 
 
 def test_holm_adjustment():

@@ -383,9 +383,9 @@ def test_eval_table_of_one_game_has_no_margin_interval() -> None:
     table = format_results([one, three])
     assert "nan" not in table and "nan" not in summary_line(one)
     assert "| trained | random | 1 | 100.0% [20.7%, 100.0%] | +12.0 | 90.0 | 100 |" in table
-    assert "| +5.0 [-3.5, +13.5] |" in table
+    assert "| +5.0 [-13.8, +23.8] |" in table  # t(2) = 4.303: sd 7.55, half 18.8
     assert "mean VP margin +12.0, mean VP 90.0" in summary_line(one)
-    assert "mean VP margin +5.0 (95% CI -3.5 to +13.5)" in summary_line(three)
+    assert "mean VP margin +5.0 (95% CI -13.8 to +23.8)" in summary_line(three)
 
 
 def test_evaluation_games_are_not_training_games(monkeypatch: pytest.MonkeyPatch) -> None:

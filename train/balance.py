@@ -13,9 +13,9 @@ setup by ``mode``:
 Per faction, per terrain (planning board), per faction x terrain pair, per seat and per player
 count the report gives the number of seatings, the win rate (a shared first place counts 1/k)
 with a Wilson 95% interval, the mean VP and the mean score share (own VP / all VP in the game)
-with normal 95% intervals.  The fair win rate and fair share of a group is the mean of 1/P over
+with Student-t 95% intervals.  The fair win rate and fair share of a group is the mean of 1/P over
 its seatings (P = players in that game).  A group is *flagged* when the two-sided normal test of
-"win rate = fair" (or "share = fair", tested on each seating's share minus its own 1/P, so that
+"win rate = fair" (or the t test of "share = fair", on each seating's share minus its own 1/P, so that
 mixing player counts adds no noise) has a Holm-adjusted p-value below ``alpha`` within its
 table (Holm-Bonferroni controls the family-wise error over the groups of one table; the tables
 themselves are not corrected against each other) and it has at least ``min_games`` seatings.
@@ -49,6 +49,7 @@ from train.tournament import (
     mean_ci,
     normal_two_sided_p,
     run_parallel,
+    student_t_two_sided_p,
     wilson,
     win_shares,
 )
@@ -223,7 +224,7 @@ def group_table(rows: Sequence[dict[str, Any]], keys: Sequence[str], alpha: floa
         excess, lo, hi = mean_ci([r["share"] - r["fair"] for r in g])
         share = (fair + excess, fair + lo, fair + hi)
         sd_excess = float(np.std([r["share"] - r["fair"] for r in g], ddof=1)) if n > 1 else math.nan
-        z_share = excess / (sd_excess / math.sqrt(n)) if n > 1 and sd_excess > 0 else math.nan
+        t_share = excess / (sd_excess / math.sqrt(n)) if n > 1 and sd_excess > 0 else math.nan
         vp = mean_ci([r["vp"] for r in g])
         out.append(
             {
@@ -240,7 +241,7 @@ def group_table(rows: Sequence[dict[str, Any]], keys: Sequence[str], alpha: floa
                 "mean_vp_ci": vp[1:],
                 "share": share[0],
                 "share_ci": share[1:],
-                "p_share": normal_two_sided_p(z_share) if not math.isnan(z_share) else math.nan,
+                "p_share": student_t_two_sided_p(t_share, n - 1) if not math.isnan(t_share) else math.nan,
             }
         )
     for test in ("win", "share"):
@@ -474,8 +475,9 @@ def report_markdown(cfg: BalanceConfig, tables: dict[str, list[dict]], plots: li
         f"mode `{cfg.mode}`; base game `{cfg.game}`; seed {cfg.seed}.",
         "",
         "Win rate: a shared first place counts 1/k. *fair* = mean of 1/P over the group's seatings. "
-        "Intervals are 95% (Wilson for win rates, normal for means). p-values test win rate = fair and "
-        f"score share = fair (two-sided normal tests), Holm-Bonferroni-adjusted within each table over the "
+        "Intervals are 95% (Wilson for win rates, Student t for means). p-values test win rate = fair "
+        "(two-sided normal test) and score share = fair (two-sided t test), Holm-Bonferroni-adjusted "
+        "within each table over the "
         f"groups with at least {cfg.min_games} seatings; flagged: adjusted p < {cfg.alpha}. The tables are not "
         "corrected against each other, and the player-count table is a sanity check (its fair rate is "
         "exact by construction).",

@@ -6,7 +6,7 @@ a game seed; inside a deal the learner plays every player seat once (seat rotati
 first-player advantage), so ``games`` should be a multiple of the player count; against the
 Automa the learner always has seat 0.  The result holds the win rate (a k-way shared first place
 counts 1/k) with a Wilson 95% interval and the mean VP margin (own VP - best other VP) with a
-normal 95% interval.  The deal and reset seeds come from ``stream_seed(seed, "evaluate")``, not
+Student-t 95% interval.  The deal and reset seeds come from ``stream_seed(seed, "evaluate")``, not
 from ``seed`` itself, whose stream is a training env's (env ``i`` of ``aoi train`` is ``seed + i``).
 """
 

@@ -19,7 +19,7 @@ tournament`` says so.  Games run in ``workers`` processes (one game per task).
 Statistics (``summarise``): OpenSkill Plackett-Luce ratings over the games in schedule order
 (multiplayer free-for-all, ranks from final VP, equal VP = equal rank); per participant the win
 rate (a shared first place counts 1/k) with a Wilson 95% interval, the mean VP and the mean margin
-over the best opponent with normal and bootstrap 95% intervals, and the pairwise head-to-head
+over the best opponent with Student-t and bootstrap 95% intervals, and the pairwise head-to-head
 rate (A above B when both played; ties count 1/2).
 """
 
@@ -59,15 +59,71 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (min(max(0.0, centre - half), p), max(min(1.0, centre + half), p))
 
 
-def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """Mean and normal-approximation 95% interval (``half = z * sd / sqrt(n)``)."""
+def normal_quantile(p: float) -> float:
+    """The standard normal ``x`` with P(X < x) = ``p`` (bisection on ``math.erfc``)."""
+    lo, hi = -40.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if 0.5 * math.erfc(-mid / math.sqrt(2)) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+def student_t_coverage(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with ``df`` degrees of freedom (integer ``df``: the closed form
+    of Abramowitz & Stegun 26.7.3-4, so no scipy)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
+    theta = math.atan(abs(t) / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2:  # odd: 2/pi (theta + sin cos (1 + 2/3 cos^2 + 2*4/(3*5) cos^4 + ...))
+        term, total = 1.0, 1.0 if df > 1 else 0.0
+        for k in range(1, (df - 1) // 2):
+            term *= c2 * (2 * k) / (2 * k + 1)
+            total += term
+        return min(1.0, 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total))
+    term, total = 1.0, 1.0  # even: sin (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...)
+    for k in range(1, df // 2):
+        term *= c2 * (2 * k - 1) / (2 * k)
+        total += term
+    return min(1.0, math.sin(theta) * total)
+
+
+def student_t_two_sided_p(t: float, df: int) -> float:
+    """Two-sided p-value of a t statistic (``normal_two_sided_p`` for small samples)."""
+    return max(0.0, 1.0 - student_t_coverage(t, df))
+
+
+def student_t_quantile(df: int, level: float = 0.95) -> float:
+    """The ``t`` with P(|T| < t) = ``level`` (12.706 for df 1, 2.776 for df 4, -> 1.960)."""
+    if df > 100:  # the Cornish-Fisher series in 1/df (A&S 26.7.5), within 1e-7 here; bisection is O(df)
+        z = normal_quantile(0.5 + level / 2)
+        return (
+            z
+            + (z**3 + z) / (4 * df)
+            + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * df**4)
+        )
+    lo, hi = 0.0, 1.0
+    while student_t_coverage(hi, df) < level:
+        hi *= 2
+    for _ in range(100):  # bisection to float precision
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if student_t_coverage(mid, df) < level else (lo, mid)
+    return (lo + hi) / 2
+
+
+def mean_ci(values: Sequence[float], z: float | None = None) -> tuple[float, float, float]:
+    """Mean and 95% interval ``half = t * sd / sqrt(n)``; ``t`` is Student's quantile with n - 1
+    degrees of freedom (a normal 1.96 would be 13% too narrow at 10 games), or ``z`` if given."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         return (math.nan, math.nan, math.nan)
     m = float(x.mean())
     if x.size == 1:
         return (m, math.nan, math.nan)
-    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    q = student_t_quantile(x.size - 1) if z is None else z
+    half = q * float(x.std(ddof=1)) / math.sqrt(x.size)
     return (m, m - half, m + half)
 
 
