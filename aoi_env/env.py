@@ -34,7 +34,8 @@ The observation is a dict: `observation`, a flat float32 vector of 7297 values i
 seat clockwise (seat numbers run clockwise) is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
-the order of the Automa's face-down deck and reserve, and the seed of later chance (random setup
+the order of the Automa's face-down deck and reserve (but for level 1's *3, which lies on top of her
+reserve in round 1, AUTOMA.md §3.5), and the seed of later chance (random setup
 choices, reshuffles).  An agent that searches by playing
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
 inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from

@@ -200,6 +200,37 @@ def test_hidden_information_is_redrawn_from_what_the_seat_knows() -> None:
     assert kept == two.state.glob[G_AREA_TOKEN]
 
 
+def test_level_1_star_3_stays_on_top_of_the_reserve_when_redrawn() -> None:
+    """AUTOMA.md §3.5 step 4: at level 1 the *3 card lies on top of the reserve (it comes back in
+    round 2), which every player knows: ``resample`` keeps it there and redraws only the rest, so
+    every redrawn round 2 has *3 again.  Other levels redraw the whole reserve."""
+    from aoi_env.core import hidden
+
+    def reserve(game: Game) -> list[int]:
+        return automa._pile(automa.record(game, 1), automa.A_RESERVE, automa.A_RESERVE_LEN)
+
+    g = Game("aoi(players=1,automa=simpletons:1)", seed=7)
+    rng = np.random.default_rng(0)
+    while int(g.state.glob[G_ROUND]) < 1 or g.current_seat() != 0:
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    assert reserve(g)[0] == 3
+    redrawn = [reserve(hidden.resample(g, np.random.default_rng(k))) for k in range(12)]
+    assert all(r[0] == 3 and sorted(r) == sorted(reserve(g)) for r in redrawn)
+    assert len({tuple(r[1:]) for r in redrawn}) > 1  # the rest is still redrawn
+    c = hidden.resample(g, np.random.default_rng(1))
+    while int(c.state.glob[G_ROUND]) < 2:
+        c.apply_action(c.legal_actions()[int(rng.integers(len(c.legal_actions())))])
+    rec = automa.record(c, 1)
+    assert 3 in automa._pile(rec, automa.A_DECK, automa.A_DECK_LEN) + automa._pile(
+        rec, automa.A_DISCARD, automa.A_DISCARD_LEN
+    )
+
+    g2 = Game("aoi(players=1,automa=simpletons:2)", seed=7)  # level 2: no known card, any top
+    while int(g2.state.glob[G_ROUND]) < 1 or g2.current_seat() != 0:
+        g2.apply_action(g2.legal_actions()[int(rng.integers(len(g2.legal_actions())))])
+    assert len({reserve(hidden.resample(g2, np.random.default_rng(k)))[0] for k in range(12)}) > 1
+
+
 def test_issue6_random_agent_act_is_uniform_over_the_mask() -> None:
     """The random agent needs only the mask: 4 legal ids, each drawn about 1/4 of the time; a mask
     that is not one of the env's (length, values, no legal id) is a clear error."""

@@ -2,7 +2,8 @@
 
 A seat cannot see (the observation leaves out, tests/test_env_observation.py):
 
-* the order of each Automa's face-down deck and reserve (AUTOMA.md §3.5, §4.3);
+* the order of each Automa's face-down deck and reserve (AUTOMA.md §3.5, §4.3), except level 1's
+  *3 on top of the reserve in round 1;
 * the 2-player neutral faction's area token before round 6 (R25);
 * the seed of later chance: the Automa's reshuffles between rounds (§4.6) and random setup
   choices still to come.
@@ -11,6 +12,9 @@ An agent that looks ahead by playing moves in a ``Game.clone()`` would read all 
 the engine (the Automa's turns are played inside ``apply_action``), so its choice would depend
 on what it may not know.  ``resample(game, rng)`` returns a clone in which they are redrawn from
 what the seat knows; the search then depends only on the seat's information and ``rng``.
+
+At level 1 the reserve's top card in round 1 is *3 (§3.5 step 4: the rules put it there, so it
+is no secret); it stays on top and only the rest of the reserve is redrawn.
 
 Known limit: the *content* of an Automa's deck is kept.  It is partly hidden (§3.5's extra
 cards come from the reserve, and each round the reserve's top card joins the deck), but its
@@ -37,9 +41,14 @@ def resample(game: Game, rng: np.random.Generator) -> Game:
     g = game.clone()
     for seat in range(g.config.players, g.seats):
         rec = automa.record(g, seat)
+        known_top = automa.automa_data().levels[int(rec[automa.A_LEVEL])]["to_reserve_top"]
         for cards, length in ((automa.A_DECK, automa.A_DECK_LEN), (automa.A_RESERVE, automa.A_RESERVE_LEN)):
             pile = sorted(automa._pile(rec, cards, length))  # sorted first: the true order leaves no trace
-            automa._store(rec, cards, length, [pile[int(i)] for i in rng.permutation(len(pile))])
+            top = []
+            if cards == automa.A_RESERVE and known_top is not None and int(known_top) in pile:
+                top = [int(known_top)]  # §3.5 step 4: level 1's *3 lies face down on top, as everyone knows
+                pile.remove(top[0])  # (it is in the reserve only in round 1, and always on top there)
+            automa._store(rec, cards, length, top + [pile[int(i)] for i in rng.permutation(len(pile))])
     if scoring.has_neutral_faction(g) and scoring.visible_area_token(g) is None:
         tokens = g.config.area_tokens
         g.state.glob[G_AREA_TOKEN] = tokens[int(rng.integers(len(tokens)))]
