@@ -127,7 +127,8 @@ layout: relative seat r = seat r), with `state_space` equal to that Box.
 ## Legal Actions Mask
 
 `action_mask` is an int8 vector of 276: 1 for each legal id of the pending decision if the
-agent decides now, all zeros for every other agent (and after the game).  The deciding agent
+agent decides now, all zeros for every other agent and for a terminated or truncated one (after
+the game, or after an illegal move ends it in `env()`).  The deciding agent
 always has at least one legal id (the engine guarantees "no dead ends": every offered id can be
 completed).
 
@@ -180,7 +181,8 @@ at once (read it with `last()` on its dead step):
 | `"win"` | the winner(s) share +1 (each of k tied winners gets 1 / k), everyone else -1 |
 | `"score_diff"` | (own VP - mean VP of the others) / 100 |
 
-At the end `infos[agent]` holds `{"vp": final VP, "rank": 1-based shared rank}`.
+At the end `infos[agent]` holds `{"vp": final VP, "rank": 1-based shared rank}` (not when an
+illegal move in `env()` ended the game: the engine's game did not end, and the infos stay empty).
 
 ## Illegal actions
 
@@ -324,7 +326,7 @@ ACTION_BLOCK_DOCS = {
 }
 
 
-CARD_HEADER = "<!-- generated from the docstring of aoi_env/env.py by aoi_env.env.write_card(); do not edit -->\n\n"
+CARD_HEADER = "<!-- generated from the docstring of aoi_env/env.py by write_card() in aoi_env/env.py; do not edit -->\n\n"
 
 
 def card() -> str:
@@ -570,7 +572,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         seat = self._seat.get(agent)
         if seat is None:
             self._known(agent)  # raises the ValueError naming the agents
-        mask = game.action_mask() if game.current_seat() == seat else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        deciding = game.current_seat() == seat and not (self.terminations.get(agent) or self.truncations.get(agent))
+        mask = game.action_mask() if deciding else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
 
     def state(self) -> np.ndarray:

@@ -395,7 +395,8 @@ def test_style13_illegal_action_wrapped_env_ends_the_game_with_minus_one() -> No
     assert all(e.terminations.values()) and len(e.agents) == 3
     assert e.unwrapped._cumulative_rewards[offender] == -1
     assert all(e.unwrapped._cumulative_rewards[a] == 0 for a in e.agents if a != offender)
-    for _ in range(3):
+    for _ in range(3):  # A9: a terminated agent's mask is all zeros, the offender's too
+        assert not e.last()[0]["action_mask"].any()
         e.step(None)
     assert e.agents == []
 
