@@ -326,7 +326,9 @@ ACTION_BLOCK_DOCS = {
 }
 
 
-CARD_HEADER = "<!-- generated from the docstring of aoi_env/env.py by write_card() in aoi_env/env.py; do not edit -->\n\n"
+CARD_HEADER = (
+    "<!-- generated from the docstring of aoi_env/env.py by write_card() in aoi_env/env.py; do not edit -->\n\n"
+)
 
 
 def card() -> str:
