@@ -154,6 +154,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
 @command("play", "play one game between agents (and the Automa) and watch it in the terminal")(_play_args)
 def _play(args: argparse.Namespace) -> int:
     from agents import automa_seat_spec, make_agent
+    from agents.human import HumanAgent
     from aoi_env.core.config import GameConfig
     from aoi_env.core.engine import Game
     from aoi_env.render.text import render_text
@@ -164,6 +165,8 @@ def _play(args: argparse.Namespace) -> int:
     players = [x for x in specs if automa_seat_spec(x) is None]
     if not players:
         raise ValueError("--agents needs at least one player besides the Automa")
+    if len(players) == 1 and not automa:
+        raise ValueError(f"one player plays against the Automa: e.g. --agents {players[0]},automa:1 (or 2-5 players)")
     check_output_file(args.record, "--record")
     params = GameConfig.parse_params(args.game) if args.game else {}
     seats = sorted({"players", "automa"} & set(params))
@@ -175,6 +178,9 @@ def _play(args: argparse.Namespace) -> int:
     watch = args.watch or ("moves" if any(p.split(":")[0].lower() == "human" for p in players) else "rounds")
     seeds = [args.seed * 100 + seat for seat in range(len(players))]
     agents = [make_agent(spec, seed=seed) for spec, seed in zip(players, seeds, strict=True)]
+    for agent in agents:
+        if isinstance(agent, HumanAgent):
+            agent.color = args.color
     game = Game(config, seed=args.seed)
     record = GameRecord(game=str(config), seed=args.seed, agents=players, agent_seeds=seeds)
     names = [*players, *(f"automa:{a}" for a in automa)]
@@ -217,6 +223,9 @@ def _play_loop(game: Any, agents: list[Any], players: list[str], record: Any, wa
         rnd = int(game.state.glob[G_ROUND])
         if watch in ("moves", "rounds") and rnd != last_round and not game.is_over():
             print(f"\n== round {rnd} ==\n" + render_text(game, color=color))
+            for agent in agents:  # a human deciding next has just seen this view: not twice
+                if hasattr(agent, "saw"):
+                    agent.saw(game)
         last_round = rnd
 
 

@@ -107,6 +107,14 @@ def test_aoi_play_human_reads_moves_from_stdin(capsys, monkeypatch) -> None:
     assert "unknown verb 'nonsense'" in out.out and "stopped" in out.err
 
 
+def test_aoi_play_one_player_without_automa_names_the_fix(capsys) -> None:
+    """``--agents human`` alone: one player needs an Automa (the error said only 'players must be
+    2..5', although 1 player is allowed with one)."""
+    assert main(["play", "--agents", "human"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "aoi play: error: one player plays against the Automa: e.g. --agents human,automa:1 (or 2-5 players)"
+
+
 def test_ctrl_c_stops_a_command_with_exit_130_and_names_it(capsys, monkeypatch) -> None:
     """Ctrl-C (KeyboardInterrupt, whose text is empty) is reported by name, exit code 130."""
 

@@ -265,6 +265,86 @@ def test_human_out_of_range_number_names_the_range() -> None:
     assert action == g.legal_actions()[0]
 
 
+def test_human_negative_number_and_empty_line() -> None:
+    """'-1' and '+1' are move numbers out of range, not unknown verbs; an empty line (or one of
+    spaces) shows the numbered moves again instead of 'unknown verb'."""
+    g = Game("aoi(players=2)", seed=5)
+    n = len(g.legal_moves())
+    action, shown = human(g, "-1\n+1\n  \n\n0\n", show_board=False)
+    assert f"no move number -1 (0..{n - 1})" in shown and "unknown verb" not in shown
+    assert action == g.legal_actions()[1]  # '+1' is move 1
+    action, shown = human(g, "\n \t\n0\n", show_board=False)
+    assert shown.count("[0] ") == 3 and "unknown verb" not in shown  # the list, then twice again
+    assert action == g.legal_actions()[0]
+
+
+def test_human_board_view_lists_the_moves_again() -> None:
+    """'?' shows the board and then the numbered moves again (they scrolled away under it)."""
+    g = Game("aoi(players=2)", seed=5)
+    _, shown = human(g, "?\n", show_board=False)
+    board_at = shown.index("round tiles:")
+    assert shown.count("[0] ") == 2 and shown.rindex("[0] ") > board_at
+
+
+def test_human_view_in_colour_and_not_twice_after_the_round_banner() -> None:
+    """``color=True`` (``aoi play --color``) colours the human's own views; after ``saw`` (the
+    round banner printed this position) the next decision shows only the moves."""
+    g = Game("aoi(players=2)", seed=5)
+    _, shown = human(g, "0\n", color=True)
+    assert "\x1b[" in shown
+    _, shown = human(g, "0\n")
+    assert "\x1b[" not in shown
+    lines: list[str] = []
+    agent = HumanAgent(stream=io.StringIO("0\n"), out=lambda *a, **k: lines.append(a[0] if a else ""))
+    agent.saw(g)
+    agent.choose(g)
+    assert not any("round tiles:" in line for line in lines) and any("[0] " in line for line in lines)
+
+
+def test_aoi_play_round_banner_is_not_repeated_for_the_human(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:  # noqa: ANN001
+    """A human deciding first in a round saw the view under the '== round N ==' banner; it is not
+    printed a second time before the moves (it was, in every round of a solo game)."""
+    from aoi_env.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 400))
+    main(["play", "--agents", "human,automa:1", "--seed", "0"])
+    out = capsys.readouterr().out
+    assert "== round 1 ==" in out
+    for chunk in out.split("== round ")[1:]:
+        before_moves = chunk.split("decides")[0]
+        assert before_moves.count("round tiles:") == 1
+
+
+def test_aoi_play_prompt_is_flushed_before_reading() -> None:
+    """With stdout a pipe (``aoi play ... | tee log``) the board, the moves and the '> ' prompt
+    reach the reader before the human types (they waited in the 8 KB buffer)."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    cmd = [sys.executable, "-c", "import sys; from aoi_env.cli import main; sys.exit(main(sys.argv[1:]))"]
+    proc = subprocess.Popen([*cmd, "play", "--agents", "human,automa:1", "--seed", "0"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)  # fmt: skip
+    seen = bytearray()
+
+    def read() -> None:
+        while not seen.endswith(b"> "):
+            byte = proc.stdout.read(1)
+            if not byte:
+                return
+            seen.extend(byte)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=120)  # nothing typed yet: the prompt must be out already
+    try:
+        assert seen.endswith(b"> ") and b"[0] " in seen
+    finally:
+        proc.communicate(b"quit\n", timeout=60)
+
+
 def test_human_help_lists_the_commands() -> None:
     action, shown = human(Game("aoi(players=2)", seed=5), "help\n")
     assert action is None
