@@ -33,9 +33,10 @@ The observation is a dict: `observation`, a flat float32 vector of 7297 values i
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise (seat numbers run clockwise) is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
-and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25)
+and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25),
 the order of the Automa's face-down deck and reserve (but for level 1's *3, which lies on top of her
-reserve in round 1, AUTOMA.md §3.5), and the seed of later chance (random setup
+reserve in round 1, AUTOMA.md §3.5) and, at levels 3-5, which advanced cards went from her reserve
+into her deck (§3.5 step 2; the pile sizes and face-up discards are observed), and the seed of later chance (random setup
 choices, reshuffles).  An agent that searches by playing
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
 inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from
@@ -153,7 +154,7 @@ One `Discrete(276)` shared by every decision.  Ids come in contiguous blocks
 | `SPECIAL` | 162-167 | 6 | special action of: palace, deus ex machina, professors, competency C7, bonus tile, faction |
 | `CONVERT` | 168-181 | 14 | conversions: burn, 5pw->scholar, 5pw->book x4, 3pw->tool, 1pw->coin, scholar->tool, tool->coin, book->coin x4 |
 | `DONE` | 182-182 | 1 | end / decline / skip / no key |
-| `YES` | 183-183 | 1 | accept (a power offer) |
+| `YES` | 183-183 | 1 | accept (a power offer), use a key |
 | `TUNNEL` | 184-184 | 1 | choose a tunnel target next (Moles) |
 | `FLY` | 185-185 | 1 | choose a flight target next (palace 9) |
 | `BONUS` | 186-195 | 10 | round bonus tiles B1-B10 |
@@ -163,7 +164,7 @@ One `Discrete(276)` shared by every decision.  Ids come in contiguous blocks
 | `INNOVATION` | 232-249 | 18 | innovation tiles (data order) |
 | `BUNDLE` | 250-256 | 7 | standard-distribution set of each terrain (R15) |
 | `TERRAIN` | 257-263 | 7 | planning cards (draft, R16) |
-| `FACTION` | 264-275 | 12 | faction tiles (draft, R16) |
+| `FACTION` | 264-275 | 12 | faction tiles (draft R16; the solo pick of a faction and terrain) |
 
 Decode an id: take the block with the largest first id <= id; the offset inside the block is
 the component index (`aoi_env.core.moves.block_of`).  Example: 193 = BONUS 186 + 7 -> round
@@ -312,7 +313,7 @@ ACTION_BLOCK_DOCS = {
     "CONVERT": "conversions: burn, 5pw->scholar, 5pw->book x4, 3pw->tool, 1pw->coin, scholar->tool, "
     "tool->coin, book->coin x4",
     "DONE": "end / decline / skip / no key",
-    "YES": "accept (a power offer)",
+    "YES": "accept (a power offer), use a key",
     "TUNNEL": "choose a tunnel target next (Moles)",
     "FLY": "choose a flight target next (palace 9)",
     "BONUS": "round bonus tiles B1-B10",
@@ -322,7 +323,7 @@ ACTION_BLOCK_DOCS = {
     "INNOVATION": "innovation tiles (data order)",
     "BUNDLE": "standard-distribution set of each terrain (R15)",
     "TERRAIN": "planning cards (draft, R16)",
-    "FACTION": "faction tiles (draft, R16)",
+    "FACTION": "faction tiles (draft R16; the solo pick of a faction and terrain)",
 }
 
 

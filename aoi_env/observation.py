@@ -8,7 +8,9 @@ The view is **egocentric**: the observer is relative seat 0, the player after th
 is relative seat 1, and so on (``relative_seat``, the one rotation function).  Player blocks have
 ``MAX_SEATS`` = 5 rows whatever the player count, so the size is the same for 2-5 players; rows of
 absent seats are zero (``player_present`` tells which rows are real).  Everything on the table is
-public in *Age of Innovation* (no hidden information), so the observation is the full position.
+public in *Age of Innovation*, so the observation is the full position but for what no player sees
+(``aoi_env.core.hidden``): the order of an Automa's face-down cards and which advanced cards joined
+her deck, the 2-player area token before round 6, and the seed of later chance.
 
 ``views(obs)`` returns ``{name: reshaped view}`` onto a vector, ``layout()`` the names with their
 slices and shapes, ``layout_table()`` the Markdown table of the environment card.  Hex planes are

@@ -234,6 +234,17 @@ def test_pending_parameters_are_described(kind: Kind, params: tuple[int, ...], t
     assert text in lines[0]
 
 
+def test_tb_finish_header_offers_the_workshop_only_when_legal() -> None:
+    """R63: after the spades, the Workshop on the hex is offered only if affordable; the header
+    said 'Workshop on <hex> or done' even when it was not a legal move."""
+    pos = parse_hex("r0c0")
+    g = Scenario("aoi(players=3)").set(0, coins=20, tools=20).decide(Kind.TB_FINISH, 0, 1, TB_BUY | TB_BUILD, pos)
+    assert "workshop" in g.legal_moves() and "Workshop on r0c0 or done" in describe_pending(g)
+    g = Scenario("aoi(players=3)").set(0, coins=0, tools=0).decide(Kind.TB_FINISH, 0, 1, TB_BUY | TB_BUILD, pos)
+    assert "workshop" not in g.legal_moves()
+    assert describe_pending(g) == "1 spade left for other hexes; done (no Workshop)"
+
+
 def test_every_described_kind_has_a_text() -> None:
     """Every entry of the table reads its row (kind, seat, p0 ...) without error."""
     g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").turn(0)

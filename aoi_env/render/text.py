@@ -76,6 +76,7 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
+from aoi_env.core.terraform import WORKSHOP_ID
 from aoi_env.data import NUM_COLS, NUM_ROWS
 from aoi_env.data.enums import TERRAIN_LETTERS, Building, Faction, Terrain
 
@@ -186,7 +187,8 @@ def _tb(g: Game, row: Row) -> str:
 def _tb_finish(g: Game, row: Row) -> str:
     left, pos = row[2], row[4]
     extra = f"{_n(left, 'spade')} left for other hexes; " if left else ""
-    return f"{extra}Workshop on {hex_name(pos)} or done"
+    workshop = WORKSHOP_ID in HANDLERS[Kind.TB_FINISH].legal(g, row)  # not when unaffordable (R63)
+    return f"{extra}Workshop on {hex_name(pos)} or done" if workshop else f"{extra}done (no Workshop)"
 
 
 def _palace15(g: Game, row: Row) -> str:
