@@ -268,7 +268,7 @@ def _tournament(args: argparse.Namespace) -> int:
     from train.config import load_yaml
     from train.tournament import TournamentConfig, run_tournament
 
-    doc = load_yaml(args.config)
+    doc = load_yaml(args.config, "tournament")
     keys = ("agents", "players", "games", "workers", "seed", "game", "out", "records", "max_decisions", "progress",
             "plots")  # fmt: skip
     doc.update({k: getattr(args, k) for k in keys if getattr(args, k) is not None})

@@ -237,6 +237,107 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "--games", "2", "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "model vs random: 2 games, win rate" in text and "mean VP margin" in text
+    # every --vs is checked before the first game: a bad last one no longer costs the first ones
+    assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "bogus", "--games", "2"]) == 2
+    captured = capsys.readouterr()
+    assert "unknown opponent 'bogus'" in captured.err and "model vs random" not in captured.out
+
+    # a checkpoint at or past total_timesteps trains nothing and says so; a run without an
+    # evaluation table removes the old results.md and names results.json instead
+    again = run_training(TrainConfig.from_dict(tiny(tmp_path, total_timesteps=64, final_eval={"games": 0})),
+                         resume=str(checkpoint))  # fmt: skip
+    text = capsys.readouterr().out
+    assert again["timesteps"] == 128 and "checkpoint is at 128 steps >= total_timesteps 64: nothing to train" in text
+    assert not (out / "results.md").exists() and "results in " + str(out / "results.json") in text
+
+
+def test_training_interrupted_by_ctrl_c_saves_the_model_so_far(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Ctrl-C during learning saves OUT/<name>-interrupted.zip, says how to resume and stops (the
+    KeyboardInterrupt goes on: aoi exits 130); nothing was saved and nothing said before."""
+    from sb3_contrib import MaskablePPO
+
+    from train.train import model_name, run_training
+
+    def interrupted(self, *args, **kwargs):
+        self.num_timesteps = 64
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(MaskablePPO, "learn", interrupted)
+    cfg = TrainConfig.from_dict(tiny(tmp_path, eval={"every": 0}))
+    with pytest.raises(KeyboardInterrupt):
+        run_training(cfg)
+    saved = Path(cfg.out) / f"{model_name(cfg)}-interrupted.zip"
+    assert saved.exists() and saved.with_suffix(".json").exists()
+    said = capsys.readouterr().err
+    assert f"interrupted at 64 steps; the model so far: {saved} (continue with --resume {saved})" in said
+
+
+def test_model_files_are_checked_before_any_work(tmp_path: Path) -> None:
+    """A model path that is missing, a folder or no saved model (results.json) is a ValueError
+    naming it, for --resume, aoi eval --model / --vs and model: opponents, before training or
+    playing (it failed after startup, or after all the training in final_eval)."""
+    from train.config import model_file
+    from train.evaluate import check_opponents
+    from train.train import run_training
+
+    (tmp_path / "results.json").write_text("{}")
+    with pytest.raises(ValueError, match="--resume: model file not found"):
+        model_file(str(tmp_path / "nosuch.zip"), "--resume")
+    with pytest.raises(ValueError, match="is a folder, not a model"):
+        model_file(str(tmp_path), "--resume")
+    with pytest.raises(ValueError, match="is not a model saved by aoi train"):
+        model_file(str(tmp_path / "results.json"), "--resume")
+    with pytest.raises(ValueError, match="--resume: .* is a folder"):
+        run_training(TrainConfig.from_dict(tiny(tmp_path)), resume=str(tmp_path))
+    not_a_model = f"model:{tmp_path / 'results.json'}"
+    with pytest.raises(ValueError, match=r"bad value for 'opponents\[model:.*is not a model"):
+        TrainConfig.from_dict(tiny(tmp_path, opponents={not_a_model: 1.0}))
+    with pytest.raises(ValueError, match="bad value for 'vs': .* is not a model"):
+        check_opponents(["random", not_a_model], "aoi(players=2)", "random")
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(ValueError, match="out .*afile is a file, not a folder"):
+        run_training(TrainConfig.from_dict(tiny(tmp_path, out=str(tmp_path / "afile"))))
+
+
+def test_eval_checks_every_opponent_and_the_game_string_first() -> None:
+    """``aoi eval``: 'self' is named as a training-only opponent, an opponent that cannot play the
+    game fails before any game, and a game string choosing setup_choices is refused (it was
+    silently replaced by --setup-choices)."""
+    from train.evaluate import check_opponents
+
+    with pytest.raises(ValueError, match="'self' \\(the league\\) is a training opponent only"):
+        check_opponents(["random", "self"], "aoi(players=2)", "random")
+    with pytest.raises(ValueError, match="'automa:1' cannot play 'aoi\\(players=2,distribution=draft\\)'"):
+        check_opponents(["random", "automa:1"], "aoi(players=2,distribution=draft)", "random")
+    with pytest.raises(ValueError, match="may not set setup_choices: use --setup-choices"):
+        check_opponents(["random"], "aoi(players=2,setup_choices=players)", "random")
+    check_opponents(["random", "heuristic", "automa:2"], "aoi(players=3)", "players")
+
+
+def test_opponent_overrides_take_model_paths_with_dots_and_equals() -> None:
+    """``--set opponents.SPEC=WEIGHT``: a saved model's name holds '=' and '.' (players=2, .zip);
+    the weight is after the last '=' (it became {'zip': 1} under the key 'model:...players')."""
+    from train.config import apply_override
+
+    doc: dict = {"opponents": {"random": 1}}
+    apply_override(doc, "opponents.model:runs/q/age_of_innovation_v0-aoi_players=2-seed0.zip=0.5")
+    assert doc["opponents"] == {"random": 1, "model:runs/q/age_of_innovation_v0-aoi_players=2-seed0.zip": 0.5}
+    apply_override(doc, "opponents.random=2")
+    assert doc["opponents"]["random"] == 2
+
+
+def test_a_shipped_config_of_another_command_is_named(tmp_path: Path, monkeypatch) -> None:
+    """``aoi train --config tournament`` says it is the tournament's config (it said "unknown key
+    'agents'"), and a missing config lists only the command's own shipped ones."""
+    from train.config import load_yaml
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="tournament is the shipped config of aoi tournament, not of aoi train "
+                                         "\\(its shipped configs: quick, selfplay\\)"):  # fmt: skip
+        load_config("tournament")
+    with pytest.raises(ValueError, match="shipped configs: balance\\)$"):
+        load_yaml("nosuch", "balance")
+    assert load_yaml("balance", "balance")
 
 
 def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):

@@ -559,6 +559,6 @@ def run_balance(cfg: BalanceConfig, out: TextIO | None = None) -> dict[str, Any]
 
 
 def config_from(path: str | os.PathLike[str] | None, overrides: dict[str, Any]) -> BalanceConfig:
-    doc = load_yaml(path)
+    doc = load_yaml(path, "balance")
     doc.update({k: v for k, v in overrides.items() if v is not None})
     return BalanceConfig.from_dict(doc)

@@ -15,6 +15,7 @@ import math
 import os
 import types
 import typing
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,9 +242,7 @@ class TrainConfig:
         named += [("final_eval.opponents", spec) for spec in self.final_eval.opponents] if self.final_eval.games else []
         for key, spec in named:
             if spec.startswith("model:"):
-                path = spec[len("model:") :]
-                if not (os.path.exists(path) or os.path.exists(path + ".zip")):
-                    raise _fail(key, spec, "model:PATH of an existing .zip written by aoi train")
+                model_file(spec[len("model:") :], f"bad value for {key!r}")
             elif spec != "self":
                 try:
                     game_config_for(config, spec, self.setup_choices)
@@ -293,6 +292,26 @@ def _coerce(hint: Any, value: Any) -> Any:
 
 
 SHIPPED_CONFIGS = ("quick", "selfplay", "tournament", "balance")  # configs/<name>.yaml
+CONFIG_COMMAND = {"quick": "train", "selfplay": "train", "tournament": "tournament", "balance": "balance"}
+
+
+def model_file(path: str, what: str) -> str:
+    """The file of a saved model (``.zip`` appended when the path lacks it), checked without torch:
+    a missing file, a folder or a file that is no model saved by aoi train is a ValueError naming
+    ``what``, before any work (the opponent would otherwise fail mid-training or after it)."""
+    found = path if os.path.exists(path) or not os.path.exists(path + ".zip") else path + ".zip"
+    if not os.path.exists(found):
+        raise ValueError(f"{what}: model file not found: {path!r} (a MaskablePPO .zip written by aoi train)")
+    if os.path.isdir(found):
+        raise ValueError(f"{what}: {path!r} is a folder, not a model .zip written by aoi train")
+    try:
+        with zipfile.ZipFile(found) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        names = set()
+    if not {"data", "policy.pth"} <= names:
+        raise ValueError(f"{what}: {path!r} is not a model saved by aoi train (a MaskablePPO .zip)")
+    return found
 
 
 def shipped_config_dirs() -> list[Path]:
@@ -319,17 +338,25 @@ def resolve_config(path: str | os.PathLike[str]) -> Path:
     return given
 
 
-def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
+def load_yaml(path: str | os.PathLike[str] | None, command: str | None = None) -> dict[str, Any]:
     """A YAML mapping from ``path`` (empty dict for None), a file or a shipped config's name
-    (``resolve_config``); shared by training, balance and tournaments."""
+    (``resolve_config``); shared by training, balance and tournaments.  ``command`` (``train``,
+    ``tournament``, ``balance``): a shipped config of another command is an error naming it."""
     if not path:
         return {}
     resolved = resolve_config(path)
+    shipped = [name for name in SHIPPED_CONFIGS if command is None or CONFIG_COMMAND[name] == command]
+    other = CONFIG_COMMAND.get(resolved.stem)
+    if command and other not in (None, command) and resolved.parent in shipped_config_dirs():
+        raise ValueError(
+            f"{path} is the shipped config of aoi {other}, not of aoi {command} (its shipped configs: "
+            f"{', '.join(shipped)})"
+        )
     try:
         with open(resolved, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh) or {}
     except OSError as err:
-        hint = f" (a relative path is read from the current folder; shipped configs: {', '.join(SHIPPED_CONFIGS)})"
+        hint = f" (a relative path is read from the current folder; shipped configs: {', '.join(shipped)})"
         raise ValueError(
             f"cannot read config {path}: {err.strerror or err}{hint if not Path(path).is_absolute() else ''}"
         ) from None
@@ -341,15 +368,21 @@ def load_yaml(path: str | os.PathLike[str] | None) -> dict[str, Any]:
 
 
 def apply_override(doc: dict[str, Any], item: str) -> None:
-    """``key=value`` or ``section.key=value``; the value is read as YAML (``1e-4``, ``[64, 64]``, ``null``)."""
+    """``key=value`` or ``section.key=value``; the value is read as YAML (``1e-4``, ``[64, 64]``, ``null``).
+    ``opponents.SPEC=WEIGHT`` takes the weight after the last ``=``: a model path may hold ``.`` and
+    ``=`` (``model:runs/quick/age_of_innovation_v0-aoi_players=2-seed0.zip``)."""
     if "=" not in item:
         raise ValueError(f"bad override {item!r}: expected key=value, e.g. ppo.learning_rate=1e-4")
     key, text = (s.strip() for s in item.split("=", 1))
+    if key.startswith("opponents."):
+        spec, text = (s.strip() for s in item[len("opponents.") :].rsplit("=", 1))
+        parts = ["opponents", spec]
+    else:
+        parts = key.split(".")
     try:
         value = yaml.safe_load(text) if text else None
     except yaml.YAMLError as err:
         raise ValueError(f"bad override {item!r}: the value is not YAML ({' '.join(str(err).split())[:120]})") from None
-    parts = key.split(".")
     node = doc
     for part in parts[:-1]:
         child = node.setdefault(part, {})
@@ -361,7 +394,7 @@ def apply_override(doc: dict[str, Any], item: str) -> None:
 
 def load_config(path: str | os.PathLike[str] | None, overrides: list[str] | None = None, **top: Any) -> TrainConfig:
     """Read ``path`` (YAML), apply ``--set`` overrides and top-level values (None = keep), validate."""
-    doc = load_yaml(path)
+    doc = load_yaml(path, "train")
     for item in overrides or []:
         apply_override(doc, item)
     doc.update({k: v for k, v in top.items() if v is not None})

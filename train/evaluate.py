@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from train.config import stream_seed
-from train.opponents import OpponentPool, check_spec
+from aoi_env.core.config import GameConfig
+from train.config import model_file, stream_seed
+from train.opponents import OpponentPool, check_spec, game_config_for
 from train.seat_env import SeatEnv
 from train.tournament import mean_ci, progress, wilson
 
@@ -55,7 +56,7 @@ def evaluate(
     show_progress: bool = False,
 ) -> EvalResult:
     """Play ``agent`` (``choose(game) -> id``) against ``vs``; see the module docstring."""
-    check_spec(vs, "vs", allow_self=False)
+    check_opponents([vs], game, setup_choices)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     env = SeatEnv(game, OpponentPool({vs: 1.0}), setup_choices=setup_choices)
@@ -86,6 +87,24 @@ def evaluate(
         length=float(np.mean([s["length"] for s in stats])),
         illegal_actions=int(sum(s["illegal_actions"] for s in stats)),
     )
+
+
+def check_opponents(vs: list[str], game: str, setup_choices: str) -> None:
+    """Every opponent spec, its model file and its game, before the first game is played (a bad
+    last one used to fail after the others had played); a game string choosing setup_choices is
+    an error (it was silently replaced by ``setup_choices``)."""
+    if "setup_choices" in GameConfig.parse_params(game):
+        raise ValueError(f"the game {game!r} may not set setup_choices: use --setup-choices (setup_choices=)")
+    base = GameConfig.parse(game)
+    for spec in vs:
+        check_spec(spec, "vs", allow_self=False)
+        if spec.startswith("model:"):
+            model_file(spec[len("model:") :], "bad value for 'vs'")
+            continue
+        try:
+            game_config_for(base, spec, setup_choices)
+        except ValueError as err:
+            raise ValueError(f"bad value for 'vs': {spec!r} cannot play {game!r}: {err}") from None
 
 
 def _pct(x: float) -> str:
@@ -141,6 +160,7 @@ def run_eval(
 
     from train.policy_agent import PolicyAgent
 
+    check_opponents(vs, game, setup_choices)
     agent = PolicyAgent.from_path(model, seed=seed, deterministic=deterministic)
     results = []
     threads = torch.get_num_threads()

@@ -59,6 +59,8 @@ def check_spec(spec: Any, key: str = "opponent", allow_self: bool = True) -> str
             raise ValueError(f"bad value for {key!r}: {err}") from None
         return spec
     valid = KINDS if allow_self else KINDS.replace(", self", "")
+    if spec == "self":  # a known kind, but only a training opponent (the learner's own league)
+        raise ValueError(f"bad value for {key!r}: 'self' (the league) is a training opponent only; valid here: {valid}")
     raise ValueError(f"bad value for {key!r}: unknown opponent {spec!r}; valid: {valid}")
 
 
@@ -96,9 +98,12 @@ class OpponentPool:
         self.snapshots: list[str] = []
         self._policies: dict[str, Any] = {}
 
+    def mix(self) -> str:
+        """The opponent kinds with their probabilities, e.g. ``{random: 0.50, self: 0.50}``."""
+        return "{" + ", ".join(f"{k}: {p:.2f}" for k, p in zip(self.kinds, self.probs, strict=True)) + "}"
+
     def __repr__(self) -> str:
-        mix = ", ".join(f"{k}: {p:.2f}" for k, p in zip(self.kinds, self.probs, strict=True))
-        return f"OpponentPool({{{mix}}}, snapshots={len(self.snapshots)})"
+        return f"OpponentPool({self.mix()}, snapshots={len(self.snapshots)})"
 
     # -- league ---------------------------------------------------------------------------
 

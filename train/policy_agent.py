@@ -56,11 +56,9 @@ def load_policy(path: str | os.PathLike[str], cache: bool = True) -> Any:
     ``cache``: keep it in a small per-process cache (the newest ``CACHE_SIZE`` file versions);
     an owner that manages its policies' lifetime (the league's ``OpponentPool``) passes False.
     """
-    path = os.fspath(path)
-    if not os.path.exists(path) and os.path.exists(path + ".zip"):
-        path += ".zip"
-    if not os.path.exists(path):
-        raise ValueError(f"model file not found: {path!r} (a MaskablePPO .zip written by aoi train)")
+    from train.config import model_file
+
+    path = model_file(os.fspath(path), "model")
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key in _CACHE:
         _CACHE.move_to_end(key)

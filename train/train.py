@@ -24,6 +24,7 @@ Saved models are named ``<env id>-<game>-seed<seed>``, e.g.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -260,11 +261,14 @@ def run_training(cfg: TrainConfig, resume: str | None = None) -> dict[str, Any]:
     """Train, save and evaluate (see the module docstring); returns a summary dict."""
     import torch
 
+    from aoi_env.cli import check_output_folder
+    from train.config import model_file
+
     t0 = time.perf_counter()
-    if resume and not Path(resume).exists():  # before anything is written into OUT
-        raise ValueError(f"--resume: no such checkpoint {resume!r}")
+    if resume:  # before anything is written into OUT
+        resume = model_file(resume, "--resume")
+    check_output_folder(cfg.out, "out")
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
     name = model_name(cfg)
     threads = torch.get_num_threads()
@@ -288,6 +292,7 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         for _, snap in snapshots:
             snap.unlink()  # a fresh run in an old directory starts a fresh league ...
         (out / "eval" / "evaluations.npz").unlink(missing_ok=True)  # ... and a fresh evaluation log
+    (out / "results.md").unlink(missing_ok=True)  # an old run's table must not pass for this one's
     venv = make_vec_env(cfg, pool)
     model = build_model(cfg, venv, out, resume)
     if resume:  # a loaded model does not re-seed the envs: derive the seeds from the step count
@@ -298,22 +303,36 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         kept = 0
     if not kept:
         venv.env_method("add_snapshot", str(baseline) if baseline.exists() else str(resume))
+    rollout = cfg.ppo.n_steps * cfg.n_envs  # SB3 collects whole rollouts: the last one runs to its end
+    at_least = f" (whole rollouts of {rollout}: at least {rollout})" if cfg.total_timesteps < rollout else ""
     print(
-        f"aoi train: {name}: {cfg.total_timesteps} steps, {cfg.n_envs} envs ({cfg.vec_env}), opponents {pool}, "
-        f"out {out}",
+        f"aoi train: {name}: {cfg.total_timesteps} steps{at_least}, {cfg.n_envs} envs ({cfg.vec_env}), "
+        f"opponents {pool.mix()}, league snapshots {kept or 1}, out {out}",  # the workers' pools, not this one's
         flush=True,
     )
     callbacks, stats = build_callbacks(cfg, out, name)
     start = model.num_timesteps
     remaining = max(cfg.total_timesteps - start, 0)
+    if not remaining:
+        print(f"aoi train: the checkpoint is at {start} steps >= total_timesteps {cfg.total_timesteps}: "
+              "nothing to train", flush=True)  # fmt: skip
     t_learn = time.perf_counter()
-    model.learn(
-        total_timesteps=remaining,
-        callback=callbacks,
-        progress_bar=cfg.progress_bar,
-        reset_num_timesteps=not resume,
-        tb_log_name=name,
-    )
+    try:
+        if remaining:
+            model.learn(
+                total_timesteps=remaining,
+                callback=callbacks,
+                progress_bar=cfg.progress_bar,
+                reset_num_timesteps=not resume,
+                tb_log_name=name,
+            )
+    except KeyboardInterrupt:
+        interrupted = save_model(model, out / f"{name}-interrupted.zip", cfg)
+        print(f"\naoi train: interrupted at {model.num_timesteps} steps; the model so far: {interrupted} "
+              f"(continue with --resume {interrupted}); no evaluation", file=sys.stderr, flush=True)  # fmt: skip
+        with contextlib.suppress(Exception):  # subprocess workers got the Ctrl-C too and may be gone
+            venv.close()
+        raise
     learn_s = time.perf_counter() - t_learn
     final = save_model(model, out / f"{name}.zip", cfg)
     venv.close()
@@ -351,5 +370,6 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         (out / "results.md").write_text(table + picture + "\n")
         print()
         print(table)
-    print(f"\ntotal wall time {total_s:.0f} s; results in {out}/results.md", file=sys.stdout, flush=True)
+    where = f"{out}/results.md" if table else f"{out}/results.json (no evaluation table: final_eval plays no games)"
+    print(f"\ntotal wall time {total_s:.0f} s; results in {where}", file=sys.stdout, flush=True)
     return summary
