@@ -213,6 +213,6 @@ def test_a_missing_resume_checkpoint_writes_nothing(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     cfg = TrainConfig.from_dict({"out": str(out), "ppo": {"batch_size": 64}})
-    with pytest.raises(ValueError, match="--resume: no such checkpoint"):
+    with pytest.raises(ValueError, match="--resume: model file not found"):
         run_training(cfg, resume=str(tmp_path / "typo.zip"))
     assert not out.exists()
