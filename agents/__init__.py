@@ -119,7 +119,7 @@ def automa_seat_spec(spec: str) -> str | None:
     if name != "automa":
         return None
     parts = arg.split(":")
-    if parts[0].isdigit():  # automa:LEVEL[:FACTION[:TERRAIN]]
+    if parts[0].isascii() and parts[0].isdigit():  # automa:LEVEL[:FACTION[:TERRAIN]]
         from aoi_env.core.automa import automa_data
 
         faction = parts[1] if len(parts) > 1 else automa_data().faction_names[0]  # Simpletons

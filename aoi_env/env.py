@@ -424,9 +424,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
         if not options.get("automa") and not 2 <= int(num_players) <= 5:
             raise ValueError(f"num_players must be 2..5 (or 1-2 with automa=...), got {num_players}")
-        if reward not in REWARD_KINDS:
+        if not isinstance(reward, str) or reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and (
+            not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
+        ):
             raise ValueError(f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}")
         if not isinstance(check_invariants, bool):
             raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
@@ -459,7 +461,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def _known(self, agent: str) -> str:
         """``agent`` if it is one of ``possible_agents`` (an Automa seat is not an agent)."""
-        if agent not in self._seat:
+        if not isinstance(agent, str) or agent not in self._seat:
             raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}")
         return agent
 
@@ -471,11 +473,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):  # other keys are ignored (PettingZoo's api_test)
             raise ValueError(f"options must be a dict (key 'game': a start position) or None, got {options!r}")
+        start = (options or {}).get("game")
+        start_game = None if start is None else self._start_position(start)  # checked before re-seeding
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        start = (options or {}).get("game")
-        if start is not None:
-            self.game = self._start_position(start)
+        if start_game is not None:
+            self.game = start_game
         else:
             game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
             self.game = Game(self.config, seed=game_seed)
@@ -508,6 +511,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if not self.agents:
             raise ValueError("the game is over and every agent has taken its final step: call reset()")
         agent = self.agent_selection
+        if agent not in self.terminations:  # agent_selection set by hand to no live agent
+            raise ValueError(f"agent_selection {agent!r} is none of the live agents {', '.join(self.agents)}")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # A7: one vacuous step(None) per finished agent
             return
@@ -572,7 +577,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
-        seat = self._seat.get(agent)
+        try:
+            seat = self._seat.get(agent)
+        except TypeError:  # unhashable: a list, an array
+            seat = None
         if seat is None:
             self._known(agent)  # raises the ValueError naming the agents
         deciding = game.current_seat() == seat and not (self.terminations.get(agent) or self.truncations.get(agent))

@@ -64,7 +64,7 @@ class VectorGame:
     def __init__(self, config: GameConfig | str, n: int, seed: int = 0, reward: str = "rank") -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive number of games, got {n!r}")
-        if reward not in REWARD_KINDS:
+        if not isinstance(reward, str) or reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
         self.config = config if isinstance(config, GameConfig) else GameConfig.parse(config)
         self.n = int(n)
@@ -133,6 +133,8 @@ class VectorGame:
         if acts.shape != (self.n,):
             raise ValueError(f"need one action per game: shape ({self.n},), got {acts.shape}")
         ids = acts.tolist()
+        if not isinstance(actions, np.ndarray):  # [False, 2] becomes int64: check what was given
+            ids = [a if isinstance(a, (bool, np.bool_)) else i for a, i in zip(actions, ids, strict=True)]
         for i, (g, action) in enumerate(zip(self.games, ids, strict=True)):  # all checked first:
             try:  # a bad batch changes no game
                 g.check_action(action)

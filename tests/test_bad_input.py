@@ -265,3 +265,123 @@ def test_replay_checks_its_svg_folder_before_replaying(tmp_path: Path, capsys):
     assert main(["replay", str(record), "--svg", str(record)]) == 2
     captured = capsys.readouterr()
     assert f"--svg {record} is a file, not a folder" in captured.err and "replayed" not in captured.out
+
+
+# -- from the twelfth session's audit of the public API -------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["ruleset", "map", "distribution", "setup_choices"])
+def test_a_choice_parameter_must_be_a_string(name: str):
+    """A one-element array passed the `in` test (numpy's ==) and made an unparsable game string."""
+    value = {"ruleset": "v1.0", "map": "3-5", "distribution": "draft", "setup_choices": "random"}[name]
+    with pytest.raises(ValueError, match=rf"{name} must be one of .*got array"):
+        GameConfig(players=3, **{name: np.array([value])})
+    with pytest.raises(ValueError, match="reward must be one of"):
+        aoi_env.raw_env(num_players=2, reward=np.array(["rank"]))
+    with pytest.raises(ValueError, match="render_mode must be None or one of"):
+        aoi_env.raw_env(num_players=2, render_mode=np.array(["ansi"]))
+    with pytest.raises(ValueError, match="reward must be one of"):
+        VectorGame("aoi(players=2)", 2, reward=np.array(["rank", "win"]))
+
+
+@pytest.mark.parametrize("spec", ["simpletons:²", "automa:²"])
+def test_an_automa_level_of_a_non_ascii_digit_is_named(spec: str):
+    """'²' is a digit to str.isdigit() but not to int(): 'Automa level must be 1..5', not int()'s text."""
+    if spec.startswith("automa:"):
+        with pytest.raises(ValueError, match="bad automa spec 'automa:²': expected automa:LEVEL"):
+            make_agent(spec)
+    else:
+        with pytest.raises(ValueError, match="Automa level must be 1..5, got '²'"):
+            GameConfig(players=1, automa=spec)
+
+
+@pytest.mark.parametrize(("seat", "field"), [(0, "faction"), (1, "faction"), (1, "board")])
+def test_a_state_with_a_field_out_of_range_does_not_load(seat: int, field: str):
+    """An edited faction or board index is a ValueError naming it; it raised IndexError while the
+    legal ids were computed, or loaded and crashed on a later move (seat 0's faction)."""
+    from aoi_env.core.state import G_ROUND, P_BOARD, P_FACTION
+
+    g = Game("aoi(players=2)", seed=0)
+    rng = np.random.default_rng(0)
+    while int(g.state.glob[G_ROUND]) < 1:
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    edited = State.from_bytes(g.state.to_bytes())
+    edited.players[seat, P_FACTION if field == "faction" else P_BOARD] = 99
+    name = "faction" if field == "faction" else "planning board"
+    with pytest.raises(ValueError, match=f"not a valid position .*seat {seat}: unknown {name} 99"):
+        Game("aoi(players=2)", state=edited)
+
+
+def test_a_step_by_an_agent_selection_set_to_no_agent_is_a_value_error():
+    """``agent_selection`` set by hand to no live agent: a ValueError (it was a KeyError), nothing
+    changes; observe / action_space of an unhashable agent name the agents (a TypeError before)."""
+    e = aoi_env.raw_env(num_players=2)
+    e.reset(seed=0)
+    before = e.game.state.to_bytes()
+    legal = e.game.legal_actions()[0]
+    for bad in ("player_7", None, 3):
+        e.agent_selection = bad
+        with pytest.raises(ValueError, match="none of the live agents"):
+            e.step(legal)
+    assert e.game.state.to_bytes() == before
+    with pytest.raises(ValueError, match="unknown agent"):
+        e.observe(["player_0"])
+    with pytest.raises(ValueError, match="unknown agent"):
+        e.action_space(["player_0"])
+
+
+def test_a_rejected_reset_keeps_the_generator():
+    """A start position of the wrong size is refused before ``np_random`` is re-seeded: the next
+    unseeded reset plays the game it would have played without the failed call."""
+    e, other = aoi_env.raw_env(num_players=3), aoi_env.raw_env(num_players=3)
+    e.reset(seed=5)
+    other.reset(seed=5)
+    with pytest.raises(ValueError, match="options\\['game'\\] has 2 players"):
+        e.reset(seed=99, options={"game": Game("aoi(players=2)")})
+    e.reset()
+    other.reset()
+    assert e.game.state.to_bytes() == other.game.state.to_bytes()
+
+
+def test_a_vector_batch_with_a_bool_is_rejected_whole():
+    """[False, 2] became int64 [0, 2] and game 0 played id 0; a bool is no action id (as for
+    ``Game.check_action``), and no game changes."""
+    vec = VectorGame("aoi(players=2)", 2, seed=0)
+    before = [g.state.to_bytes() for g in vec.games]
+    second = vec.games[1].legal_actions()[0]
+    with pytest.raises(ValueError, match="game 0: action must be an integer id, got False"):
+        vec.step([False, second])
+    assert [g.state.to_bytes() for g in vec.games] == before
+
+
+@pytest.mark.parametrize("seed", [1.9, True, "3", None, float("inf")])
+def test_play_record_checks_its_seed(seed):
+    """1.9 was played as seed 1 and recorded as 1.9; None / inf / 'x' gave int()'s errors."""
+    from train.records import play_record
+
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        play_record("aoi(players=2)", ["random", "random"], seed=seed)
+    with pytest.raises(ValueError, match="one agent seed per player: got 1 for 2 players"):
+        play_record("aoi(players=2)", ["random", "random"], seed=0, agent_seeds=[1])
+
+
+@pytest.mark.parametrize("players", [[], {}, [2.9], [True], "3"])
+def test_balance_player_counts_are_a_list_of_integers(players):
+    """``players: []`` made the output folder and then an IndexError; 2.9 played 2-player games."""
+    from train.balance import BalanceConfig
+
+    with pytest.raises(ValueError, match="players must be"):
+        BalanceConfig(players=players)
+
+
+@pytest.mark.parametrize("text", ["[]\n", "0\n", "false\n"])
+def test_a_config_file_that_is_no_mapping_is_named(text: str, tmp_path: Path):
+    """A file holding [] / 0 / false was read as an empty config (``or {}``); an empty file still is."""
+    from train.config import load_yaml
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="expected a mapping of settings"):
+        load_yaml(str(path))
+    path.write_text("")
+    assert load_yaml(str(path)) == {}

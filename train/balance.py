@@ -86,10 +86,12 @@ class BalanceConfig:
             self.agents = self.agents.replace(",", " ").split()
         if isinstance(self.players, int):
             self.players = [self.players]
-        try:
-            self.players = [int(p) for p in self.players]
-        except (TypeError, ValueError):
-            raise ValueError(f"players must be player counts 2..5, got {self.players!r}") from None
+        if isinstance(self.players, (str, dict)) or not isinstance(self.players, Sequence) or not self.players:
+            raise ValueError(f"players must be a list of player counts 2..5, got {self.players!r}")
+        ok = all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in self.players)
+        if not ok:  # 2.9 was played as 2
+            raise ValueError(f"players must be player counts 2..5, got {self.players!r}")
+        self.players = [int(p) for p in self.players]
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
         if not self.agents:

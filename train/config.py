@@ -354,7 +354,7 @@ def load_yaml(path: str | os.PathLike[str] | None, command: str | None = None) -
         )
     try:
         with open(resolved, encoding="utf-8") as fh:
-            doc = yaml.safe_load(fh) or {}
+            doc = yaml.safe_load(fh)
     except OSError as err:
         hint = f" (a relative path is read from the current folder; shipped configs: {', '.join(shipped)})"
         raise ValueError(
@@ -362,7 +362,9 @@ def load_yaml(path: str | os.PathLike[str] | None, command: str | None = None) -
         ) from None
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: not a YAML file ({' '.join(str(err).split())[:200]})") from None
-    if not isinstance(doc, dict):
+    if doc is None:  # an empty file
+        return {}
+    if not isinstance(doc, dict):  # [] or false too (they were read as an empty config)
         raise ValueError(f"{path}: expected a mapping of settings")
     return doc
 

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from aoi_env import __version__
-from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig
+from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import ACTION_SCHEMA_VERSION
 from aoi_env.core.state import P_BOARD, P_FACTION, STATE_SCHEMA_VERSION
@@ -299,8 +299,11 @@ def play(
 ) -> tuple[GameRecord, Game]:
     """``play_record`` that also returns the finished ``Game``."""
     config = game if isinstance(game, GameConfig) else GameConfig.parse(game)
+    seed = check_seed(seed)  # 1.9 was played as seed 1 and recorded as 1.9
     if len(agents) != config.players:
         raise ValueError(f"need one agent per player: got {len(agents)} for {config.players} players ({config})")
+    if agent_seeds is not None and len(agent_seeds) != config.players:
+        raise ValueError(f"need one agent seed per player: got {len(agent_seeds)} for {config.players} players")
     seeds = list(agent_seeds) if agent_seeds is not None else [agent_seed(seed, s) for s in range(config.players)]
     players, specs = _build_agents(agents, seeds)
     g = Game(config, seed=int(seed))

@@ -165,7 +165,7 @@ def parse_spec(spec: str) -> tuple[str, int, str | None]:
         )
     if faction not in data.factions:
         raise ValueError(f"unknown Automa faction {faction!r}; valid: {', '.join(data.faction_names)}")
-    if not level_txt.isdigit() or int(level_txt) not in data.levels:
+    if not (level_txt.isascii() and level_txt.isdigit()) or int(level_txt) not in data.levels:  # '²' is a digit
         raise ValueError(f"Automa level must be 1..5, got {level_txt!r}")
     terrain = parts[2] if len(parts) == 3 else None
     if terrain is not None and terrain not in TERRAIN_KEYS:

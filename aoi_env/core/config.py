@@ -132,8 +132,9 @@ class GameConfig:
         elif not 2 <= players <= 5:
             raise ValueError(f"players must be 2..5, got {players}")
         for key, valid in _CHOICES.items():
-            if getattr(self, key) not in valid:
-                raise ValueError(f"{key} must be one of {', '.join(valid)}; got {getattr(self, key)!r}")
+            value = getattr(self, key)
+            if not isinstance(value, str) or value not in valid:  # an array would pass `in` (numpy ==)
+                raise ValueError(f"{key} must be one of {', '.join(valid)}; got {value!r}")
         object.__setattr__(self, "factions", _as_names("factions", self.factions, FACTION_NAMES, players))
         object.__setattr__(self, "boards", _as_names("boards", self.boards, TERRAIN_NAMES, players))
         clash = sorted(set(automa_terrains) & set(self.boards))

@@ -314,7 +314,9 @@ class Game:
         """Load a state: it must lie on this config's board side (its river and off-board cells
         never change) and be a position of this game (``_position_problem``); bytes edited by hand
         or saved on the other board side are a ValueError.  (The ruleset leaves no trace in the
-        state: loading under the right one is the caller's part.)"""
+        state: loading under the right one is the caller's part.  The checks are the invariants
+        and the pending decision, not the history: a hand-made position that passes them may still
+        be one no game reaches, and fail later.)"""
         terrain, printed = self.state.hexes[:, H_TERRAIN], self.geo.terrain
         fixed = printed >= Terrain.RIVER
         if not np.array_equal(terrain[fixed], printed[fixed]) or (terrain[~fixed] >= Terrain.RIVER).any():
@@ -340,10 +342,13 @@ class Game:
         over = phase == _OVER
         if not over and (not kinds or kinds[-1] not in HANDLERS or not self.is_player(s.stack.item(depth - 1, 1))):
             return "the game is not over but no player seat has a decision pending"
-        self._refresh()
         from aoi_env.core.invariants import violations  # the checks run after every fuzzed decision
 
-        found = violations(self)
+        try:  # a field out of range can trip the legal ids (a faction index) before an invariant names it
+            self._refresh()
+            found = violations(self)
+        except (IndexError, KeyError, OverflowError, RuntimeError, ValueError) as err:
+            return f"a field is out of range or inconsistent ({type(err).__name__}: {err})"
         if found:
             return "; ".join(found[:3])
         if not over and not self._legal:

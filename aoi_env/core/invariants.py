@@ -78,6 +78,7 @@ from aoi_env.core.state import (
     P_COINS,
     P_COMPETENCIES,
     P_DRAFT_PALACE,
+    P_FACTION,
     P_INNOVATIONS,
     P_NEUTRAL_BUILT,
     P_NEUTRAL_PALACE,
@@ -304,6 +305,8 @@ def _tracks(g: Game, out: list[str]) -> None:
     s = g.state
     for seat in range(g.seats):
         p = s.players[seat]
+        if not -1 <= p[P_FACTION] < len(g.data.factions):  # -1: not chosen yet, or an Automa's
+            out.append(f"seat {seat}: unknown faction {int(p[P_FACTION])}")
         if p[P_BOARD] < 0:
             continue
         if p[P_BOARD] >= len(g.data.boards):
