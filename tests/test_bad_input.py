@@ -18,8 +18,9 @@ from agents import make_agent, play_game
 from agents.human import HumanAgent
 from aoi_env import Game
 from aoi_env.cli import main
+from aoi_env.core import automa
 from aoi_env.core.config import GameConfig
-from aoi_env.core.state import G_DEPTH, G_NUM_BRIDGES, G_PHASE, State
+from aoi_env.core.state import G_BOOK_ACTIONS, G_DEPTH, G_NUM_BRIDGES, G_PHASE, G_ROUND_TILES, P_BONUS, State
 from aoi_env.vector import VectorGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -385,3 +386,38 @@ def test_a_config_file_that_is_no_mapping_is_named(text: str, tmp_path: Path):
         load_yaml(str(path))
     path.write_text("")
     assert load_yaml(str(path)) == {}
+
+
+@pytest.mark.parametrize(
+    ("config", "edit", "message"),
+    [
+        (
+            "aoi(players=2)",
+            lambda s, g: s.glob.__setitem__(G_ROUND_TILES.start + 2, 40),
+            "round tile 40 outside -1..11",
+        ),
+        ("aoi(players=2)", lambda s, g: s.glob.__setitem__(G_BOOK_ACTIONS.start, 9), "book action 9 outside -1..5"),
+        ("aoi(players=3)", lambda s, g: s.players.__setitem__((1, P_BONUS), 12), "bonus tile held 12 outside -1..9"),
+        (
+            "aoi(players=3)",
+            lambda s, g: s.hexes.__setitem__((int(np.flatnonzero(g.geo.terrain < 7)[0]), 0), -1),
+            "terrain of a land hex -1 outside 0..6",
+        ),  # fmt: skip
+        (
+            "aoi(players=1,automa=simpletons:3)",
+            lambda s, g: automa.record(g, 1).__setitem__(automa.A_DECK.start, 99),
+            "Automa seat 1: unknown card 99 in her deck",
+        ),  # fmt: skip
+    ],
+)
+def test_an_id_field_out_of_range_is_named_when_loading(config: str, edit, message: str):
+    """Fields that index a table (tiles, cards, terrains, seats) are checked on loading: such a
+    state loaded and then failed deep in the engine (IndexError / KeyError) on a later move."""
+
+    g = Game(config, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    edit(g.state, g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game(config, state=State.from_bytes(g.state.to_bytes()))

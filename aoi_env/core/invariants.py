@@ -23,6 +23,9 @@ What is checked (one small function per group, all read-only):
   and players and displays agree (R53, R68, R73, R78; a drafted palace tile may be on its way
   to the player while its effect is pending); innovation slots fill from the left;
 * tracks: sailing and terraforming within the planning board (R71, R72);
+* ids: every field that indexes a table or a seat (tiles on displays and held, the turn order,
+  sets and draft pools, terrains, buildings and owners on the map, bridge ends, the Automa's
+  cards and faction) lies in its table's range (-1 = none);
 * the Automa (AUTOMA.md §1): no coins, tools, scholars, books, power, keys, palace tiles,
   competencies, bridges or pavilions; no decision is ever pending for an Automa seat;
 * the machine: phase and round in range, this round's turn order a permutation of the seats,
@@ -38,14 +41,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from aoi_env.core import automa
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.science import KEY_LEVEL, MAX_LEVEL
 from aoi_env.core.state import (
+    G_BONUS_ROW,
     G_BONUS_STATE,
+    G_BOOK_ACTIONS,
+    G_BUNDLE_BONUS,
+    G_BUNDLE_FACTION,
     G_CITY_LEFT,
     G_COMP_LEFT,
+    G_COMP_SPACES,
     G_DEPTH,
+    G_DRAFT_BOARDS,
+    G_DRAFT_FACTIONS,
+    G_DRAFT_PALACES,
+    G_FINAL_TILE,
     G_INNOV_OWNER,
+    G_INNOV_SPACES,
     G_NEUTRAL_LEFT,
     G_NEUTRAL_SCIENCE,
     G_NEXT_COUNT,
@@ -56,14 +70,18 @@ from aoi_env.core.state import (
     G_PAVILIONS_LEFT,
     G_PHASE,
     G_ROUND,
+    G_ROUND_TILES,
     G_SCHOLAR_SPACES,
+    G_TURN,
     H_BUILDING,
     H_CITY,
     H_MARK,
     H_NEUTRAL,
     H_OWNER,
     H_PAVILION,
+    H_TERRAIN,
     MAX_BRIDGES,
+    MAX_SEATS,
     MAX_STACK,
     NEUTRAL_SEAT,
     P_ADDED_TOKENS,
@@ -95,7 +113,7 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
-from aoi_env.data.enums import Building
+from aoi_env.data.enums import Building, Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -480,7 +498,68 @@ def _stack(g: Game, out: list[str]) -> None:
         out.append("the acting seat has no legal move")
 
 
+def _id_ranges(g: Game) -> tuple[tuple[str, np.ndarray, int, int], ...]:
+    """(what, values, lo, hi): fields that index a table or a seat, each in lo..hi-1 (-1 = none /
+    not yet drawn).  Played games never leave them; a hand-edited state that does would trip an
+    index deep in the engine instead of naming the field."""
+    s, glob, d, n = g.state, g.state.glob, g.data, g.seats
+    land = g.geo.terrain < Terrain.RIVER
+    return (
+        ("round tile", glob[G_ROUND_TILES], -1, len(d.round_tile_ids)),
+        ("final tile", glob[G_FINAL_TILE : G_FINAL_TILE + 1], -1, len(d.final_tile_ids)),
+        ("book action", glob[G_BOOK_ACTIONS], -1, len(d.book_action_ids)),
+        ("innovation on the display", glob[G_INNOV_SPACES], -1, len(d.innovations)),
+        ("competency on the display", glob[G_COMP_SPACES], -1, len(d.competency_ids)),
+        ("seat in the turn order", glob[G_ORDER], -1, n),
+        ("seat in the passing order", glob[G_NEXT_ORDER], -1, n),
+        ("turn", glob[G_TURN : G_TURN + 1], 0, MAX_SEATS),
+        ("bonus tile in the row", glob[G_BONUS_ROW], -1, len(d.bonus_ids)),
+        ("faction of a set", glob[G_BUNDLE_FACTION], -1, len(d.factions)),
+        ("bonus tile of a set", glob[G_BUNDLE_BONUS], -1, len(d.bonus_ids)),
+        ("drafted faction", glob[G_DRAFT_FACTIONS], -1, len(d.factions)),
+        ("drafted palace tile", glob[G_DRAFT_PALACES], -1, len(d.palace_tiles)),
+        ("drafted planning board", glob[G_DRAFT_BOARDS], -1, len(d.boards)),
+        ("bonus tile held", s.players[:n, P_BONUS], -1, len(d.bonus_ids)),
+        ("innovation held", s.players[:n, P_INNOVATIONS], -1, len(d.innovations)),
+        ("palace tile held", s.players[:n, P_PALACE_TILE], -1, len(d.palace_tiles)),
+        ("palace tile drafted", s.players[:n, P_DRAFT_PALACE], -1, len(d.palace_tiles)),
+        ("terrain of a land hex", s.hexes[land, H_TERRAIN], 0, int(Terrain.RIVER)),
+        ("building on a hex", s.hexes[:, H_BUILDING], 0, len(d.building_pieces)),
+        ("owner of a hex", s.hexes[:, H_OWNER], -1, n),
+        ("bridge end", s.bridges[: max(0, min(int(glob[G_NUM_BRIDGES]), len(s.bridges)))], 0, len(land)),
+    )
+
+
+def _ids(g: Game, out: list[str]) -> None:
+    for what, values, lo, hi in _id_ranges(g):
+        bad = values[(values < lo) | (values >= hi)]
+        if bad.size:
+            out.append(f"{what} {int(bad.flat[0])} outside {lo}..{hi - 1}")
+    cards = automa.automa_data().cards
+    for seat in range(g.config.players, g.seats):
+        try:
+            rec = automa.record(g, seat)
+        except KeyError:
+            out.append(f"Automa seat {seat} has no record of her cards (AUTOMA.md §3.5)")
+            continue
+        for name, pile, length in (("deck", automa.A_DECK, automa.A_DECK_LEN),
+                                   ("reserve", automa.A_RESERVE, automa.A_RESERVE_LEN),
+                                   ("discard pile", automa.A_DISCARD, automa.A_DISCARD_LEN)):  # fmt: skip
+            size = int(rec[length])
+            if not 0 <= size <= automa.NUM_CARDS:
+                out.append(f"Automa seat {seat}: {name} of {size} cards (0..{automa.NUM_CARDS})")
+                continue
+            unknown = [c for c in rec[pile][:size].tolist() if c not in cards]
+            if unknown:
+                out.append(f"Automa seat {seat}: unknown card {unknown[0]} in her {name} (AUTOMA.md §3.5)")
+        if not 0 <= rec[automa.A_FACTION] < len(automa.automa_data().faction_names):
+            out.append(f"Automa seat {seat}: unknown faction {int(rec[automa.A_FACTION])}")
+        if int(rec[automa.A_SETUP_CARD]) not in cards:
+            out.append(f"Automa seat {seat}: unknown setup card {int(rec[automa.A_SETUP_CARD])} (§3.6)")
+
+
 GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
+    _ids,
     _resources,
     _map,
     _buildings,
