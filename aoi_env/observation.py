@@ -498,6 +498,8 @@ class ObservationEncoder:
     def encode(self, g: Game, observer: int) -> np.ndarray:
         """The observation of ``observer`` (a seat) as a new float32 vector of ``OBS_SIZE``."""
         n = g.seats
+        if type(observer) is not int and (isinstance(observer, bool) or not isinstance(observer, np.integer)):
+            raise ValueError(f"observer must be a seat number, got {observer!r}")
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:  # written straight into the array handed out (no scratch, no copy)
@@ -532,6 +534,8 @@ class ObservationEncoder:
         if not out.flags.c_contiguous or not out.flags.writeable:
             raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
         n = g.seats
+        if type(observer) is not int and (isinstance(observer, bool) or not isinstance(observer, np.integer)):
+            raise ValueError(f"observer must be a seat number, got {observer!r}")
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:

@@ -421,3 +421,24 @@ def test_an_id_field_out_of_range_is_named_when_loading(config: str, edit, messa
     edit(g.state, g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(config, state=State.from_bytes(g.state.to_bytes()))
+
+
+@pytest.mark.parametrize("observer", ["x", True, 1.0, None])
+def test_an_observer_that_is_no_seat_number_is_named(observer):
+    """encode(g, 'x') was a TypeError from the comparison; numpy integers stay seats."""
+    from aoi_env.observation import ObservationEncoder
+
+    g = Game("aoi(players=2)", seed=0)
+    with pytest.raises(ValueError, match="observer must be a seat number"):
+        ObservationEncoder().encode(g, observer)
+    with pytest.raises(ValueError, match="observer must be a seat number"):
+        ObservationEncoder().encode_into(np.zeros(ObservationEncoder().encode(g, 0).shape, np.float32), g, observer)
+    assert ObservationEncoder().encode(g, np.int64(1)).shape == ObservationEncoder().encode(g, 1).shape
+
+
+def test_resample_needs_a_generator():
+    """hidden.resample(g, None) was an AttributeError deep inside."""
+    from aoi_env.core import hidden
+
+    with pytest.raises(ValueError, match="rng must be a numpy Generator"):
+        hidden.resample(Game("aoi(players=2)", seed=0), None)

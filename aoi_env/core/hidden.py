@@ -38,6 +38,8 @@ def resample(game: Game, rng: np.random.Generator) -> Game:
     The result depends on the true hidden values only through what is public (pile sizes, the
     deck's content), never on their order or on the seed.
     """
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
     g = game.clone()
     for seat in range(g.config.players, g.seats):
         rec = automa.record(g, seat)
