@@ -110,13 +110,15 @@ class ScriptedAgent:
 
     Subclasses implement ``choose``.  ``act`` reads the game through the adapter set by ``bind``
     and checks that the mask it was given is the game's own mask, so a wrong binding fails loudly
-    instead of playing the wrong position.
+    instead of playing the wrong position.  ``seed`` seeds ``self.rng``, the generator a subclass
+    draws all its randomness from (the same seed, the same choices).
     """
 
     name = "scripted"
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int | None = 0) -> None:
         self._source: GameSource | None = None
+        self.rng = np.random.default_rng(agent_seed(seed))
 
     def bind(self, source: Any) -> ScriptedAgent:
         """Attach the game (or env, or callable) that ``act`` reads; returns ``self``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -418,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return _COMMANDS[args.command][1](args)
+    except BrokenPipeError:  # `aoi replay game.json | head`: the reader left; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
     except (ValueError, OSError) as err:  # bad input, or a file that cannot be read or written
         print(f"aoi {args.command}: error: {err}", file=sys.stderr)
         return 2

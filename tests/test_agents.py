@@ -526,3 +526,19 @@ def test_choosing_in_a_finished_game_is_a_clear_error(agent: Agent) -> None:
         g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
     with pytest.raises(ValueError, match="the game is over: there is no decision to choose"):
         agent.choose(g)
+
+
+def test_a_scripted_agent_subclass_gets_a_seeded_generator() -> None:
+    """docs/agents.md "Writing an agent": a subclass that only implements ``choose`` is built with
+    a seed (``ScriptedAgent.__init__`` took none, so ``MyBot(seed)`` was a TypeError)."""
+    from agents import ScriptedAgent
+
+    class Pick(ScriptedAgent):
+        def choose(self, game: Game) -> int:
+            legal = game.legal_actions()
+            return legal[int(self.rng.integers(len(legal)))]
+
+    game = Game("aoi(players=2)", seed=0)
+    assert [Pick(4).choose(game) for _ in range(3)] == [Pick(4).choose(game)] * 3
+    draws = {int(Pick(seed).rng.integers(1000)) for seed in range(8)}
+    assert len(draws) > 1

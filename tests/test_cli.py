@@ -223,3 +223,20 @@ def test_a_negative_seed_is_an_argparse_error_naming_the_option(command: str, ca
         main([command, *extra, "--seed", "-1"])
     assert exc.value.code == 2
     assert "argument --seed: expected a non-negative integer, got -1" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_stops_a_command_quietly() -> None:
+    """``aoi replay game.json | head``: when the reader leaves, the command stops with exit code 1
+    and no 'error: [Errno 32] Broken pipe' (it was reported as a user error, exit 2)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, aoi_env.cli as cli\n"
+        "def closed(args):\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "cli._COMMANDS['setup-demo'] = (cli._COMMANDS['setup-demo'][0], closed)\n"
+        "sys.exit(cli.main(['setup-demo']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == 1 and done.stderr == b""

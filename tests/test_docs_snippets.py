@@ -41,7 +41,10 @@ def test_the_docs_have_examples():
 def test_example_runs_as_written(name: str, why: str | None, code: str, tmp_path: Path, monkeypatch):
     if why is not None:
         pytest.skip(f"{name} is a fragment: {why}")
+    import agents
+
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))  # an example may register an agent
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(code, name, "exec"), {"__name__": f"docs_example_{name}"})  # noqa: S102 (our own docs)
