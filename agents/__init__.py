@@ -74,7 +74,7 @@ def make_agent(spec: str, seed: int | None = 0) -> Agent:
     if not isinstance(spec, str):
         raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {', '.join(available_specs())}")
     name, _, arg = spec.strip().partition(":")
-    name = name.lower()  # the argument keeps its case (model:PATH)
+    name = name.strip().lower()  # the argument keeps its case (model:PATH)
     if name == "model" and name not in _REGISTRY:
         from train.policy_agent import register  # the train extra (torch is imported only to load)
 

@@ -62,6 +62,7 @@ player's own generator: its choices depend on what the seat may know, never on t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -178,6 +179,21 @@ class Weights:
     # tie-breakers in the exact round-6 evaluation
     final_smooth: float = 0.02
 
+    def __post_init__(self) -> None:
+        """Every weight a finite number, the tuples of their length: a NaN or a short tuple used to
+        fail deep in a game (an IndexError in the middle of the evaluation)."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            values = value if isinstance(value, tuple) else (value,)
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+                raise ValueError(f"Weights.{f.name} must be finite numbers, got {value!r}")
+        if len(self.building) != len(Building):
+            raise ValueError(f"Weights.building needs {len(Building)} values (index = Building), got {self.building}")
+        if len(self.reach_by_spades) != 4:
+            raise ValueError(f"Weights.reach_by_spades needs 4 values (0-3 spades), got {self.reach_by_spades}")
+        if type(self.reach_hexes) is not int or self.reach_hexes < 0:
+            raise ValueError(f"Weights.reach_hexes must be an integer >= 0, got {self.reach_hexes!r}")
+
 
 @dataclass(frozen=True)
 class Context:
@@ -219,6 +235,12 @@ class HeuristicAgent(ScriptedAgent):
         budget: int = 600,
     ) -> None:
         super().__init__()
+        if weights is not None and not isinstance(weights, Weights):  # HeuristicAgent(1) is not a seed
+            raise ValueError(f"weights must be a Weights, got {weights!r} (the seed is the keyword seed=)")
+        for name, value, lo in (("max_depth", max_depth, 1), ("wide_hexes", wide_hexes, 1),
+                                ("max_conversions", max_conversions, 0), ("budget", budget, 0)):  # fmt: skip
+            if type(value) is not int or value < lo:
+                raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
         self.w = weights or Weights()
         self.seed = seed = agent_seed(seed)
         self.rng = np.random.default_rng(seed)  # ties

@@ -542,3 +542,44 @@ def test_a_scripted_agent_subclass_gets_a_seeded_generator() -> None:
     assert [Pick(4).choose(game) for _ in range(3)] == [Pick(4).choose(game)] * 3
     draws = {int(Pick(seed).rng.integers(1000)) for seed in range(8)}
     assert len(draws) > 1
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: HeuristicAgent(max_depth=0), "max_depth must be an integer >= 1"),
+        (lambda: HeuristicAgent(max_depth="2"), "max_depth must be an integer >= 1"),
+        (lambda: HeuristicAgent(wide_hexes=0), "wide_hexes must be an integer >= 1"),
+        (lambda: HeuristicAgent(budget=-5), "budget must be an integer >= 0"),
+        (lambda: HeuristicAgent(max_conversions=1.5), "max_conversions must be an integer >= 0"),
+        (lambda: HeuristicAgent(1), "weights must be a Weights"),
+        (lambda: Weights(building=(1.0,)), "Weights.building needs 8 values"),
+        (lambda: Weights(reach_by_spades=()), "Weights.reach_by_spades needs 4 values"),
+        (lambda: Weights(coin=float("nan")), "Weights.coin must be finite numbers"),
+        (lambda: Weights(reach_hexes=-1), "Weights.reach_hexes must be an integer >= 0"),
+    ],
+)
+def test_heuristic_options_and_weights_are_checked(make, message: str) -> None:
+    """Bad knobs or weights are a ValueError naming them; they played silently or failed mid-game
+    (an IndexError from a NaN weight, 'max() arg is an empty sequence' from wide_hexes=0)."""
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_tournament_human_participant_is_found_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 'Human' participant reads the terminal, so the games run in one process (with 2 workers
+    its input was empty and the run stopped at once); agent names ignore case (docs/agents.md)."""
+    import train.tournament as tournament
+    from train.tournament import TournamentConfig, run_tournament
+
+    seen = {}
+
+    def parallel(fn, tasks, workers, *args, **kwargs):
+        seen["workers"] = workers
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tournament, "run_parallel", parallel)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(TournamentConfig(agents=["Human", "random"], games=2, workers=2, plots=False, progress=False))
+    assert seen["workers"] == 1
+    assert make_agent(" Random :", seed=0).name == "random"

@@ -623,7 +623,8 @@ def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str
     for p in participants:  # fail before starting the workers on a bad spec
         if not p.is_automa:
             make_agent(p.spec, seed=0)
-    workers = 1 if any(p.spec.split(":")[0] == "human" for p in participants) else cfg.workers  # reads stdin
+    human = any(p.spec.split(":")[0].strip().lower() == "human" for p in participants)
+    workers = 1 if human else cfg.workers  # a human reads the terminal
     games = run_parallel(play_task, tasks, workers, "tournament", cfg.progress)
     summary = summarise(participants, games)
     stream = out or sys.stdout
