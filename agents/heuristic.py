@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,19 +181,25 @@ class Weights:
     final_smooth: float = 0.02
 
     def __post_init__(self) -> None:
-        """Every weight a finite number, the tuples of their length: a NaN or a short tuple used to
-        fail deep in a game (an IndexError in the middle of the evaluation)."""
+        """Every weight a finite number (numpy scalars and lists, e.g. from a JSON file, are taken
+        as floats and tuples), the tuples of their length: a NaN or a short tuple used to fail
+        deep in a game (an IndexError in the middle of the evaluation)."""
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            values = value if isinstance(value, tuple) else (value,)
-            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+            many = isinstance(value, (tuple, list, np.ndarray))
+            values = list(value) if many else [value]
+            if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v) for v in values):
                 raise ValueError(f"Weights.{f.name} must be finite numbers, got {value!r}")
+            if f.name == "reach_hexes":
+                if many or int(value) != value or value < 0:
+                    raise ValueError(f"Weights.reach_hexes must be an integer >= 0, got {value!r}")
+                object.__setattr__(self, f.name, int(value))
+            else:
+                object.__setattr__(self, f.name, tuple(float(v) for v in values) if many else float(value))
         if len(self.building) != len(Building):
             raise ValueError(f"Weights.building needs {len(Building)} values (index = Building), got {self.building}")
         if len(self.reach_by_spades) != 4:
             raise ValueError(f"Weights.reach_by_spades needs 4 values (0-3 spades), got {self.reach_by_spades}")
-        if type(self.reach_hexes) is not int or self.reach_hexes < 0:
-            raise ValueError(f"Weights.reach_hexes must be an integer >= 0, got {self.reach_hexes!r}")
 
 
 @dataclass(frozen=True)

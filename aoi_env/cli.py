@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import select
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -411,6 +412,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_reader_gone() -> bool:
+    """True when stdout is a pipe whose reader has closed it (poll reports an error on it)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no fileno (a captured stream), no poll
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -419,9 +430,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return _COMMANDS[args.command][1](args)
-    except BrokenPipeError:  # `aoi replay game.json | head`: the reader left; stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        return 1
+    except BrokenPipeError as err:
+        if _stdout_reader_gone():  # `aoi replay game.json | head`: the reader left; stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            return 1
+        print(f"aoi {args.command}: error: {err}", file=sys.stderr)  # another pipe: a dead worker
+        return 2
     except (ValueError, OSError) as err:  # bad input, or a file that cannot be read or written
         print(f"aoi {args.command}: error: {err}", file=sys.stderr)
         return 2

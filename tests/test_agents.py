@@ -566,6 +566,17 @@ def test_heuristic_options_and_weights_are_checked(make, message: str) -> None:
         make()
 
 
+def test_weights_from_json_or_numpy_are_taken_as_floats_and_tuples() -> None:
+    """A weight set saved as JSON has lists, a search script numpy scalars: both are the same
+    Weights as the plain values (the check must not refuse finite numbers)."""
+    import dataclasses
+    import json
+
+    saved = json.loads(json.dumps(dataclasses.asdict(Weights(coin=0.5))))
+    assert Weights(**saved) == Weights(coin=0.5)
+    assert Weights(coin=np.float64(0.5), reach_hexes=np.int64(6)) == Weights(coin=0.5)
+
+
 def test_tournament_human_participant_is_found_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 'Human' participant reads the terminal, so the games run in one process (with 2 workers
     its input was empty and the run stopped at once); agent names ignore case (docs/agents.md)."""

@@ -227,16 +227,26 @@ def test_a_negative_seed_is_an_argparse_error_naming_the_option(command: str, ca
 
 def test_a_closed_pipe_stops_a_command_quietly() -> None:
     """``aoi replay game.json | head``: when the reader leaves, the command stops with exit code 1
-    and no 'error: [Errno 32] Broken pipe' (it was reported as a user error, exit 2)."""
+    and no 'error: [Errno 32] Broken pipe' (it was reported as a user error, exit 2); a broken
+    pipe elsewhere (a dead SubprocVecEnv worker) while stdout is open is still an error, exit 2."""
     import subprocess
     import sys
 
     code = (
         "import sys, aoi_env.cli as cli\n"
-        "def closed(args):\n"
+        "def talk(args):\n"
+        "    for i in range(10**7):\n"
+        "        print('frame', i)\n"
+        "def other_pipe(args):\n"
+        "    print('working')\n"
         "    raise BrokenPipeError(32, 'Broken pipe')\n"
-        "cli._COMMANDS['setup-demo'] = (cli._COMMANDS['setup-demo'][0], closed)\n"
+        "run = talk if sys.argv[1] == 'talk' else other_pipe\n"
+        "cli._COMMANDS['setup-demo'] = (cli._COMMANDS['setup-demo'][0], run)\n"
         "sys.exit(cli.main(['setup-demo']))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
-    assert done.returncode == 1 and done.stderr == b""
+    reader = subprocess.Popen([sys.executable, "-c", code, "talk"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stdout.read(20)  # like head: read a little, then leave
+    reader.stdout.close()
+    assert reader.wait(timeout=120) == 1 and reader.stderr.read() == b""
+    other = subprocess.run([sys.executable, "-c", code, "other"], capture_output=True, timeout=120)
+    assert other.returncode == 2 and b"aoi setup-demo: error: [Errno 32] Broken pipe" in other.stderr

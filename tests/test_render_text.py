@@ -277,7 +277,7 @@ def test_human_out_of_range_number_names_the_range() -> None:
 
 
 def test_human_negative_number_and_empty_line() -> None:
-    """'-1' and '+1' are move numbers out of range, not unknown verbs; an empty line (or one of
+    """'-1' is a move number out of range and '+1' is move 1, not unknown verbs; an empty line (or one of
     spaces) shows the numbered moves again instead of 'unknown verb'."""
     g = Game("aoi(players=2)", seed=5)
     n = len(g.legal_moves())

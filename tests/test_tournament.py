@@ -77,6 +77,9 @@ def test_student_t_matches_the_printed_table():
     assert abs(student_t_two_sided_p(1.96, 10**5) - normal_two_sided_p(1.96)) < 1e-4
     with pytest.raises(ValueError, match="degrees of freedom"):
         student_t_two_sided_p(1.0, 0)
+    assert math.isnan(student_t_two_sided_p(math.nan, 5))  # as normal_two_sided_p: no statistic, no p
+    with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
+        student_t_quantile(5, 1.0)
 
 
 def test_holm_adjustment():

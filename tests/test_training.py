@@ -338,6 +338,9 @@ def test_a_shipped_config_of_another_command_is_named(tmp_path: Path, monkeypatc
     with pytest.raises(ValueError, match="shipped configs: balance\\)$"):
         load_yaml("nosuch", "balance")
     assert load_yaml("balance", "balance")
+    monkeypatch.chdir(ROOT)  # the documented form, a relative path from the repository root
+    with pytest.raises(ValueError, match="configs/quick.yaml is the shipped config of aoi train, not of aoi balance"):
+        load_yaml("configs/quick.yaml", "balance")
 
 
 def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):

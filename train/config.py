@@ -347,7 +347,8 @@ def load_yaml(path: str | os.PathLike[str] | None, command: str | None = None) -
     resolved = resolve_config(path)
     shipped = [name for name in SHIPPED_CONFIGS if command is None or CONFIG_COMMAND[name] == command]
     other = CONFIG_COMMAND.get(resolved.stem)
-    if command and other not in (None, command) and resolved.parent in shipped_config_dirs():
+    shipped_dirs = [folder.resolve() for folder in shipped_config_dirs()]
+    if command and other not in (None, command) and resolved.resolve().parent in shipped_dirs:
         raise ValueError(
             f"{path} is the shipped config of aoi {other}, not of aoi {command} (its shipped configs: "
             f"{', '.join(shipped)})"
@@ -377,7 +378,7 @@ def apply_override(doc: dict[str, Any], item: str) -> None:
         raise ValueError(f"bad override {item!r}: expected key=value, e.g. ppo.learning_rate=1e-4")
     key, text = (s.strip() for s in item.split("=", 1))
     if key.startswith("opponents."):
-        spec, text = (s.strip() for s in item[len("opponents.") :].rsplit("=", 1))
+        spec, text = (s.strip() for s in item.strip()[len("opponents.") :].rsplit("=", 1))
         parts = ["opponents", spec]
     else:
         parts = key.split(".")

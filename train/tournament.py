@@ -73,6 +73,8 @@ def student_t_coverage(t: float, df: int) -> float:
     of Abramowitz & Stegun 26.7.3-4, so no scipy)."""
     if df < 1:
         raise ValueError(f"degrees of freedom must be >= 1, got {df}")
+    if math.isnan(t):
+        return math.nan
     theta = math.atan(abs(t) / math.sqrt(df))
     c2 = math.cos(theta) ** 2
     if df % 2:  # odd: 2/pi (theta + sin cos (1 + 2/3 cos^2 + 2*4/(3*5) cos^4 + ...))
@@ -89,12 +91,15 @@ def student_t_coverage(t: float, df: int) -> float:
 
 
 def student_t_two_sided_p(t: float, df: int) -> float:
-    """Two-sided p-value of a t statistic (``normal_two_sided_p`` for small samples)."""
-    return max(0.0, 1.0 - student_t_coverage(t, df))
+    """Two-sided p-value of a t statistic (``normal_two_sided_p`` for small samples; NaN for NaN)."""
+    covered = student_t_coverage(t, df)
+    return math.nan if math.isnan(covered) else max(0.0, 1.0 - covered)
 
 
 def student_t_quantile(df: int, level: float = 0.95) -> float:
     """The ``t`` with P(|T| < t) = ``level`` (12.706 for df 1, 2.776 for df 4, -> 1.960)."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
     if df > 100:  # the Cornish-Fisher series in 1/df (A&S 26.7.5), within 1e-7 here; bisection is O(df)
         z = normal_quantile(0.5 + level / 2)
         return (
