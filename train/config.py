@@ -235,19 +235,13 @@ class TrainConfig:
     def _check_opponent_games(self, config: GameConfig) -> None:
         """Every opponent that will play has a model file and a valid game (e.g. no Automa in a
         draft game): a bad one drawn mid-training, or in the final table, would cost the run."""
-        from train.opponents import game_config_for
+        from train.opponents import check_opponent_game
 
         named = [(f"opponents[{spec}]", spec) for spec in self.opponents]
         named += [("eval.opponent", self.eval.opponent)] if self.eval.every else []
         named += [("final_eval.opponents", spec) for spec in self.final_eval.opponents] if self.final_eval.games else []
         for key, spec in named:
-            if spec.startswith("model:"):
-                model_file(spec[len("model:") :], f"bad value for {key!r}")
-            elif spec != "self":
-                try:
-                    game_config_for(config, spec, self.setup_choices)
-                except ValueError as err:
-                    raise ValueError(f"bad value for {key!r}: {spec!r} cannot play {self.game!r}: {err}") from None
+            check_opponent_game(key, spec, config, self.game, self.setup_choices)
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TrainConfig:

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from aoi_env.core.config import GameConfig
-from train.config import model_file, stream_seed
-from train.opponents import OpponentPool, check_spec, game_config_for
+from train.config import stream_seed
+from train.opponents import OpponentPool, check_opponent_game, check_spec
 from train.seat_env import SeatEnv
 from train.tournament import mean_ci, progress, wilson
 
@@ -97,14 +97,7 @@ def check_opponents(vs: list[str], game: str, setup_choices: str) -> None:
         raise ValueError(f"the game {game!r} may not set setup_choices: use --setup-choices (setup_choices=)")
     base = GameConfig.parse(game)
     for spec in vs:
-        check_spec(spec, "vs", allow_self=False)
-        if spec.startswith("model:"):
-            model_file(spec[len("model:") :], "bad value for 'vs'")
-            continue
-        try:
-            game_config_for(base, spec, setup_choices)
-        except ValueError as err:
-            raise ValueError(f"bad value for 'vs': {spec!r} cannot play {game!r}: {err}") from None
+        check_opponent_game("vs", check_spec(spec, "vs", allow_self=False), base, game, setup_choices)
 
 
 def _pct(x: float) -> str:

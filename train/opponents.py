@@ -64,6 +64,21 @@ def check_spec(spec: Any, key: str = "opponent", allow_self: bool = True) -> str
     raise ValueError(f"bad value for {key!r}: unknown opponent {spec!r}; valid: {valid}")
 
 
+def check_opponent_game(key: str, spec: str, base: GameConfig, game: str, setup_choices: str) -> None:
+    """An opponent that will play: a ``model:`` file is a saved model, any other kind (but the
+    league's ``self``) can play ``base`` (e.g. no Automa in a draft game); a ValueError naming
+    ``key`` otherwise, before any game (shared by aoi train's config and aoi eval)."""
+    from train.config import model_file
+
+    if spec.startswith("model:"):
+        model_file(spec[len("model:") :], f"bad value for {key!r}")
+    elif spec != "self":
+        try:
+            game_config_for(base, spec, setup_choices)
+        except ValueError as err:
+            raise ValueError(f"bad value for {key!r}: {spec!r} cannot play {game!r}: {err}") from None
+
+
 def game_config_for(base: GameConfig, kind: str, setup_choices: str = "random") -> GameConfig:
     """The config of one game against ``kind``: the base game, or 1 player + the Automa seat."""
     params = base.to_params()
