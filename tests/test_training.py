@@ -342,7 +342,7 @@ def test_a_shipped_config_of_another_command_is_named(tmp_path: Path, monkeypatc
     from train.config import shipped_config_dirs
 
     if (ROOT / "configs").resolve() in [d.resolve() for d in shipped_config_dirs()]:  # a source tree
-        with pytest.raises(ValueError, match="configs/quick.yaml is the shipped config of aoi train, not of aoi balance"):
+        with pytest.raises(ValueError, match="configs/quick.yaml is the shipped config of aoi train, not of aoi bal"):
             load_yaml("configs/quick.yaml", "balance")
     else:  # an installed wheel (CI's compiled run): configs/ here is the user's own folder
         assert load_yaml("configs/quick.yaml", "balance")["out"] == "runs/quick"
