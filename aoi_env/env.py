@@ -288,7 +288,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from aoi_env.core.config import DEFAULT_PARAMS, GameConfig, check_seed
+from aoi_env.core.config import DEFAULT_PARAMS, GameConfig, check_choice, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import BLOCKS, NUM_ACTIONS
 from aoi_env.observation import OBS_SIZE, ObservationEncoder, encode
@@ -424,8 +424,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
         if not options.get("automa") and not 2 <= int(num_players) <= 5:
             raise ValueError(f"num_players must be 2..5 (or 1-2 with automa=...), got {num_players}")
-        if not isinstance(reward, str) or reward not in REWARD_KINDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
+        check_choice("reward", reward, REWARD_KINDS)
         if render_mode is not None and (
             not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
         ):

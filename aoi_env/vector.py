@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aoi_env.core.config import GameConfig, check_seed
+from aoi_env.core.config import GameConfig, check_choice, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import NUM_ACTIONS
 
@@ -64,8 +64,7 @@ class VectorGame:
     def __init__(self, config: GameConfig | str, n: int, seed: int = 0, reward: str = "rank") -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive number of games, got {n!r}")
-        if not isinstance(reward, str) or reward not in REWARD_KINDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
+        check_choice("reward", reward, REWARD_KINDS)
         self.config = config if isinstance(config, GameConfig) else GameConfig.parse(config)
         self.n = int(n)
         self.seed = check_seed(seed)

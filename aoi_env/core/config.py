@@ -48,6 +48,14 @@ def check_seed(seed: Any, name: str = "seed") -> int:
     return int(seed)
 
 
+def check_choice(name: str, value: Any, valid: tuple[str, ...]) -> str:
+    """``value`` if it is one of the ``valid`` strings; a ValueError naming ``name`` otherwise (an
+    array is refused first: it would pass ``in`` through numpy's ==)."""
+    if not isinstance(value, str) or value not in valid:
+        raise ValueError(f"{name} must be one of {', '.join(valid)}; got {value!r}")
+    return value
+
+
 def _as_sequence(name: str, value: Any) -> tuple[Any, ...]:
     """A list parameter: a list or tuple in seat order, a string "a,b" (or "a+b"), or None for
     none.  A set is refused: its order, and so the seating, would depend on string hashing."""
@@ -132,9 +140,7 @@ class GameConfig:
         elif not 2 <= players <= 5:
             raise ValueError(f"players must be 2..5, got {players}")
         for key, valid in _CHOICES.items():
-            value = getattr(self, key)
-            if not isinstance(value, str) or value not in valid:  # an array would pass `in` (numpy ==)
-                raise ValueError(f"{key} must be one of {', '.join(valid)}; got {value!r}")
+            check_choice(key, getattr(self, key), valid)
         object.__setattr__(self, "factions", _as_names("factions", self.factions, FACTION_NAMES, players))
         object.__setattr__(self, "boards", _as_names("boards", self.boards, TERRAIN_NAMES, players))
         clash = sorted(set(automa_terrains) & set(self.boards))
