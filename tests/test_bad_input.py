@@ -20,7 +20,27 @@ from aoi_env import Game
 from aoi_env.cli import main
 from aoi_env.core import automa
 from aoi_env.core.config import GameConfig
-from aoi_env.core.state import G_BOOK_ACTIONS, G_DEPTH, G_NUM_BRIDGES, G_PHASE, G_ROUND_TILES, P_BONUS, State
+from aoi_env.core.state import (
+    G_BONUS_STATE,
+    G_BOOK_ACTIONS,
+    G_BUNDLE_FACTION,
+    G_COMP_SPACES,
+    G_DEPTH,
+    G_DRAFT_FACTIONS,
+    G_NUM_BRIDGES,
+    G_PHASE,
+    G_ROUND_TILES,
+    G_SEED,
+    G_SETUP_STEP,
+    P_BOARD,
+    P_BONUS,
+    P_CITIES,
+    P_DRAFT_PALACE,
+    P_FACTION,
+    P_TERRAFORMING,
+    Phase,
+    State,
+)
 from aoi_env.vector import VectorGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -442,3 +462,59 @@ def test_resample_needs_a_generator():
 
     with pytest.raises(ValueError, match="rng must be a numpy Generator"):
         hidden.resample(Game("aoi(players=2)", seed=0), None)
+
+
+def _at(config: str, phase: str) -> Game:
+    """A game of ``config`` at its first decision ("setup") or at its first action ("actions")."""
+    g = Game(config, seed=0)
+    rng = np.random.default_rng(0)
+    while phase == "actions" and g.state.glob[G_PHASE] != Phase.ACTIONS:
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    return g
+
+
+def _off_the_display(g: Game) -> None:
+    tiles = g.state.glob[G_BONUS_STATE]
+    tiles[tiles == -1] = -2  # out of the game (R15.6)
+
+
+def _set(array: np.ndarray, index, value: int):
+    return lambda g: array(g).__setitem__(index, value)
+
+
+@pytest.mark.parametrize(
+    ("config", "phase", "edit", "message"),
+    [
+        ("aoi(players=3)", "actions", _set(lambda g: g.state.players, (0, P_BOARD), -5), "unknown planning board -5"),
+        ("aoi(players=3)", "setup", _set(lambda g: g.state.players, (1, P_TERRAFORMING), 5),
+         "seat 1: sailing / terraforming 0 / 5 without a planning board"),
+        ("aoi(players=3)", "actions", _set(lambda g: g.state.players, (0, P_CITIES), 2**31 - 1),
+         "seat 0: field .* is 2147483647, beyond any game"),
+        ("aoi(players=1,automa=simpletons:3)", "actions", lambda g: automa.record(g, 1).__setitem__(automa.A_LEVEL, 9),
+         "Automa seat 1: level 9, .* the config says simpletons:3"),
+        ("aoi(players=3,distribution=draft)", "setup",
+         lambda g: g.state.players.__setitem__((2, P_FACTION), int(g.state.glob[G_DRAFT_FACTIONS][0])),
+         "factions .* held by the seats, .* on offer: one is in two places"),
+        ("aoi(players=3,distribution=draft)", "setup", _set(lambda g: g.state.players, (2, P_DRAFT_PALACE), 3),
+         "seat 2 has 3 draft picks left and lacks 2 components"),
+        ("aoi(players=3)", "setup", lambda g: g.state.glob.__setitem__(G_BUNDLE_FACTION, -1),
+         r"seats \[.*\] still take a set, 0 on offer"),
+        ("aoi(players=1,automa=simpletons:3)", "setup", lambda g: g.state.glob.__setitem__(G_SETUP_STEP, 3),
+         "a solo_pick decision waits at setup step 3"),
+        ("aoi(players=3)", "actions", lambda g: g.state.glob.__setitem__(G_SETUP_STEP, 2), "setup step 2 in phase"),
+        ("aoi(players=3)", "actions", lambda g: g.state.glob.__setitem__(G_COMP_SPACES, 0),
+         "competency display .* not each of the 12 tiles once"),
+        ("aoi(players=3)", "actions", lambda g: g.state.glob.__setitem__(G_SEED, -1), "seed -1 outside 0.."),
+        ("aoi(players=3)", "actions", _off_the_display, "no round bonus tile on the display for a player who passes"),
+    ],
+)  # fmt: skip
+def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phase: str, edit, message: str):
+    """Thirteenth-session checks, each from a byte-mutated state that loaded and then failed moves
+    later (IndexError on a planning board or an Automa level, OverflowError on a score, KeyError,
+    or a decision without a legal move: a draft pick of a kind already held, a set when none is
+    left, a setup stage skipped, a competency missing from the display, a pass with no bonus
+    tile to take, a negative seed for the random setup choices)."""
+    g = _at(config, phase)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game(config, state=State.from_bytes(g.state.to_bytes()))

@@ -8,7 +8,8 @@ random games.
 What is checked (one small function per group, all read-only):
 
 * resources: coins, tools, scholars, books, bowls, VP (the score), burned / added tokens never
-  negative; power tokens in the three bowls = 12 - burned + added (R29, R32, R33);
+  negative; power tokens in the three bowls = 12 - burned + added (R29, R32, R33); no player
+  field beyond 2^20 in size (no game comes near; a score near int32 overflows);
 * pieces: buildings on the map = the planning-board counters per building type and owner, never
   more than the printed pieces (R54); neutral pieces on the map + in the supply = the pieces of
   the game (R46); pavilions in hand + in the supply <= 8, + attached = 8 with ``strict`` (C6);
@@ -22,10 +23,18 @@ What is checked (one small function per group, all read-only):
 * tiles: every round bonus tile, innovation, palace tile and competency is in exactly one place
   and players and displays agree (R53, R68, R73, R78; a drafted palace tile may be on its way
   to the player while its effect is pending); innovation slots fill from the left;
-* tracks: sailing and terraforming within the planning board (R71, R72);
+* tracks: a known planning board or none yet; sailing and terraforming within the board (R71,
+  R72), 0 without one;
+* setup: a faction or planning board in one place only (a seat or the offer); a drafting player
+  has as many picks left as kinds of component she lacks, and the offer has enough of each kind
+  (R16.7); a set for every player still to take one (R15.4); the setup stage counter agrees
+  with the decisions only the setup pushes and is past the setup once round 1 began;
+* round bonus tiles: one on the display while a player has still to pass (R78.2);
+* competencies: the display holds each of the 12 tiles once (R11);
 * ids: every field that indexes a table or a seat (tiles on displays and held, the turn order,
   sets and draft pools, terrains, buildings and owners on the map, bridge ends, the Automa's
-  cards and faction) lies in its table's range (-1 = none);
+  cards and faction) lies in its table's range (-1 = none); the seed and the count of random
+  draws are non-negative; an Automa's level and faction are her config's;
 * the Automa (AUTOMA.md §1): no coins, tools, scholars, books, power, keys, palace tiles,
   competencies, bridges or pavilions; no decision is ever pending for an Automa seat;
 * the machine: phase and round in range, this round's turn order a permutation of the seats,
@@ -69,9 +78,12 @@ from aoi_env.core.state import (
     G_PALACE_STATE,
     G_PAVILIONS_LEFT,
     G_PHASE,
+    G_RNG_COUNTER,
     G_ROUND,
     G_ROUND_TILES,
     G_SCHOLAR_SPACES,
+    G_SEED,
+    G_SETUP_STEP,
     G_TURN,
     H_BUILDING,
     H_CITY,
@@ -119,6 +131,7 @@ if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 NUM_BUILDINGS = 8  # Building 0 (none) .. 7 (monument)
+MAX_MAGNITUDE = 1 << 20  # no count, score or bit mask of a player comes near; scores stay far from int32 overflow
 KINDS = frozenset(int(k) for k in Kind)
 FLAGS = [H_NEUTRAL, H_PAVILION, H_CITY, H_MARK]
 
@@ -180,6 +193,8 @@ def _resources(g: Game, out: list[str]) -> None:
             out.append(f"seat {seat}: {int(bowls[seat])} power tokens in the bowls, expected {int(tokens[seat])}")
     for seat in np.flatnonzero((p[:, P_PASSED] != 0) & (p[:, P_PASSED] != 1)):
         out.append(f"seat {seat}: passed flag is {int(p[seat, P_PASSED])}")
+    for seat, field in zip(*np.nonzero(np.abs(p.astype(np.int64)) >= MAX_MAGNITUDE), strict=True):
+        out.append(f"seat {seat}: field {field} is {int(p[seat, field])}, beyond any game (|x| < {MAX_MAGNITUDE})")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -325,10 +340,13 @@ def _tracks(g: Game, out: list[str]) -> None:
         p = s.players[seat]
         if not -1 <= p[P_FACTION] < len(g.data.factions):  # -1: not chosen yet, or an Automa's
             out.append(f"seat {seat}: unknown faction {int(p[P_FACTION])}")
-        if p[P_BOARD] < 0:
-            continue
-        if p[P_BOARD] >= len(g.data.boards):
+        if not -1 <= p[P_BOARD] < len(g.data.boards):
             out.append(f"seat {seat}: unknown planning board {int(p[P_BOARD])}")
+            continue
+        if p[P_BOARD] == -1:  # the tracks start with the board (R17.3)
+            if p[P_SAILING] or p[P_TERRAFORMING]:
+                tracks = f"{int(p[P_SAILING])} / {int(p[P_TERRAFORMING])}"
+                out.append(f"seat {seat}: sailing / terraforming {tracks} without a planning board")
             continue
         board = g.data.boards[int(p[P_BOARD])]
         if not 0 <= p[P_SAILING] <= board.sailing_max:
@@ -361,6 +379,9 @@ def _bonus_tiles(g: Game, out: list[str]) -> None:
     state = s.glob[G_BONUS_STATE].tolist()
     held = [[b] if b >= 0 else [] for b in s.players[:, P_BONUS].tolist()]
     holder = _holders(g, held, len(state), "bonus tile", out)
+    to_pass = not s.players[: g.seats, P_PASSED].all()
+    if s.glob[G_PHASE] == Phase.ACTIONS and to_pass and -1 not in state:  # 3 on the display in a game (R15.2)
+        out.append("no round bonus tile on the display for a player who passes (R78.2)")
     for b, where in enumerate(state):
         if where < -2 or ((where >= 0 or holder[b] >= 0) and where != holder[b]):
             out.append(f"bonus tile B{b + 1} is with {where} by the display, with seat {holder[b]} by the players")
@@ -400,6 +421,9 @@ def _competencies(g: Game, out: list[str]) -> None:
     left = s.glob[G_COMP_LEFT]
     for c in np.flatnonzero((left < 0) | (left + taken != copies)):
         out.append(f"competency C{c + 1}: {int(left[c])} left + {int(taken[c])} taken != {copies} copies (R53)")
+    spaces = sorted(s.glob[G_COMP_SPACES].tolist())
+    if spaces != list(range(len(spaces))):
+        out.append(f"competency display {spaces}: not each of the {len(spaces)} tiles once (R11)")
     if (masks >> 12).any() or (masks < 0).any():
         out.append(f"competency masks name unknown tiles {masks.tolist()}")
 
@@ -468,6 +492,55 @@ def _turn_order(g: Game, out: list[str]) -> None:
         out.append(f"passing order {nxt} does not match the passed seats {passed} (R78.4)")
 
 
+SETUP_KIND_STEPS = {
+    Kind.SOLO_PICK: (1,), Kind.DRAFT_PICK: (1,), Kind.PICK_BUNDLE: (1,), Kind.PICK_BONUS: (1, 2),
+    Kind.PLAYER_SETUP: (3,), Kind.INITIAL_PLACE: (4, 5), Kind.INITIAL_KIND: (4, 5), Kind.AUTOMA_SETUP: (4,),
+}  # fmt: skip
+"""The decisions only the setup pushes, and the values of its step counter while they wait
+(``setup.setup_step``: stage k pushes its decisions and sets the counter to k + 1)."""
+LAST_SETUP_STEP = 7  # the counter once the first round has started
+
+
+def _setup_stage(g: Game, out: list[str]) -> None:
+    s = g.state
+    step, setup = int(s.glob[G_SETUP_STEP]), s.glob[G_PHASE] == Phase.SETUP
+    if not (1 <= step < LAST_SETUP_STEP if setup else step == LAST_SETUP_STEP):
+        out.append(f"setup step {step} in phase {Phase.NAMES[int(s.glob[G_PHASE])]}")
+        return
+    for kind in set(s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK)), 0].tolist()):
+        if kind in SETUP_KIND_STEPS and not (setup and step in SETUP_KIND_STEPS[kind]):
+            out.append(f"a {Kind(kind).name.lower()} decision waits at setup step {step}, phase {int(s.glob[G_PHASE])}")
+
+
+def _setup_picks(g: Game, out: list[str]) -> None:
+    """Every pick still pending in the setup can be made: no faction or planning board held twice
+    or both held and on offer, a drafting player's picks left = the kinds of component she lacks
+    (R16.7), enough of each kind on offer, a set for every player still to take one (R15.4)."""
+    s = g.state
+    p = s.players[: g.seats]
+    for what, field, pool in (("faction", P_FACTION, G_DRAFT_FACTIONS), ("planning board", P_BOARD, G_DRAFT_BOARDS)):
+        held = [v for v in p[:, field].tolist() if v >= 0]
+        offered = set(s.glob[pool].tolist()) - {-1} if s.glob[G_PHASE] == Phase.SETUP else set()
+        if len(held) != len(set(held)) or offered & set(held):
+            out.append(f"{what}s {held} held by the seats, {sorted(offered)} on offer: one is in two places")
+    rows = s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK))].tolist()
+    drafting = [row[1] for row in rows if row[0] == Kind.DRAFT_PICK]
+    if drafting:
+        kinds = ((P_BOARD, G_DRAFT_BOARDS), (P_FACTION, G_DRAFT_FACTIONS), (P_DRAFT_PALACE, G_DRAFT_PALACES))
+        for seat in sorted(set(drafting)):
+            lacks = sum(int(p[seat, field]) < 0 for field, _ in kinds)
+            if drafting.count(seat) != lacks:
+                left = drafting.count(seat)
+                out.append(f"seat {seat} has {left} draft picks left and lacks {lacks} components (R16.7)")
+        for field, pool in kinds:
+            lacking = sum(int(p[seat, field]) < 0 for seat in set(drafting))
+            if lacking > int((s.glob[pool] >= 0).sum()):
+                out.append(f"{lacking} seats still draft from a pool of {int((s.glob[pool] >= 0).sum())} (R16.7)")
+    takers = [row[1] for row in rows if row[0] == Kind.PICK_BUNDLE]
+    if len(takers) > int((s.glob[G_BUNDLE_FACTION] >= 0).sum()) or any(p[seat, P_FACTION] >= 0 for seat in takers):
+        out.append(f"seats {takers} still take a set, {int((s.glob[G_BUNDLE_FACTION] >= 0).sum())} on offer (R15.4)")
+
+
 def _stack(g: Game, out: list[str]) -> None:
     s = g.state
     depth = int(s.glob[G_DEPTH])
@@ -513,6 +586,8 @@ def _id_ranges(g: Game) -> tuple[tuple[str, np.ndarray, int, int], ...]:
         ("seat in the turn order", glob[G_ORDER], -1, n),
         ("seat in the passing order", glob[G_NEXT_ORDER], -1, n),
         ("turn", glob[G_TURN : G_TURN + 1], 0, MAX_SEATS),
+        ("seed", glob[G_SEED : G_SEED + 1], 0, 1 << 31),
+        ("random draws", glob[G_RNG_COUNTER : G_RNG_COUNTER + 1], 0, 1 << 31),
         ("bonus tile in the row", glob[G_BONUS_ROW], -1, len(d.bonus_ids)),
         ("faction of a set", glob[G_BUNDLE_FACTION], -1, len(d.factions)),
         ("bonus tile of a set", glob[G_BUNDLE_BONUS], -1, len(d.bonus_ids)),
@@ -552,8 +627,13 @@ def _ids(g: Game, out: list[str]) -> None:
             unknown = [c for c in rec[pile][:size].tolist() if c not in cards]
             if unknown:
                 out.append(f"Automa seat {seat}: unknown card {unknown[0]} in her {name} (AUTOMA.md §3.5)")
-        if not 0 <= rec[automa.A_FACTION] < len(automa.automa_data().faction_names):
-            out.append(f"Automa seat {seat}: unknown faction {int(rec[automa.A_FACTION])}")
+        faction, level, _ = automa.parse_spec(g.config.automa[seat - g.config.players])
+        names = automa.automa_data().faction_names
+        if (int(rec[automa.A_LEVEL]), int(rec[automa.A_FACTION])) != (level, names.index(faction)):
+            out.append(
+                f"Automa seat {seat}: level {int(rec[automa.A_LEVEL])}, faction {int(rec[automa.A_FACTION])} "
+                f"in her record, the config says {faction}:{level} (AUTOMA.md §3.5)"
+            )
         if int(rec[automa.A_SETUP_CARD]) not in cards:
             out.append(f"Automa seat {seat}: unknown setup card {int(rec[automa.A_SETUP_CARD])} (§3.6)")
 
@@ -575,6 +655,8 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _competencies,
     _cities,
     _automa,
+    _setup_stage,
+    _setup_picks,
     _turn_order,
     _stack,
 )
