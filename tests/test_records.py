@@ -194,6 +194,8 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], s
     "list_top": (lambda d: b"[1,2]", r"must be a JSON object, got list"),
     "empty": (lambda d: b"", r"not a UTF-8 JSON game record"),
     "nonutf8": (lambda d: b"\xff\xfe{", r"not a UTF-8 JSON game record"),
+    "nested_too_deep": (lambda d: b"[" * 100_000 + b"]" * 100_000, r"bad\.json: not a UTF-8 JSON game record"),
+    "seed_of_5000_digits": (lambda d: b'{"seed": ' + b"7" * 5000 + b"}", r"bad\.json: not a UTF-8 JSON game record"),
 }
 
 
@@ -268,6 +270,24 @@ def test_cli_replay_writes_svg_frames_and_an_html_slider(played, tmp_path: Path,
     assert text.count("<svg") == len(rec.moves) + 1
 
 
+def test_cli_replay_svg_into_the_folder_of_a_longer_replay_removes_its_extra_frames(played, tmp_path: Path, capsys):
+    """The folder shows one game: frames of an earlier, longer replay beyond this one's are
+    removed (other files are left alone)."""
+    rec, _, _ = played
+    path = save(rec, tmp_path / "g.json")
+    folder = tmp_path / "svg"
+    folder.mkdir()
+    extra = len(rec.moves) + 1
+    for i in (extra, extra + 7):
+        (folder / f"frame_{i:04d}.svg").write_text("<svg/>")
+    (folder / "notes.txt").write_text("mine")
+    (folder / "frame_\u00b2\u00b2.svg").write_text("<svg/>")  # '²' is a digit to str.isdigit, not a frame number
+    assert main(["replay", str(path), "--final", "--svg", str(folder)]) == 0
+    assert len(list(folder.glob("frame_[0-9]*.svg"))) == len(rec.moves) + 1
+    assert (folder / "notes.txt").read_text() == "mine" and (folder / "frame_\u00b2\u00b2.svg").exists()
+    assert "removed 2 frames of an earlier replay" in capsys.readouterr().out
+
+
 def test_cli_replay_of_a_malformed_record_exits_2_with_one_line(played, tmp_path: Path, capsys):
     rec, _, _ = played
     path = tmp_path / "bad.json"
@@ -321,3 +341,10 @@ def test_replay_shows_the_automas_turns_step_by_step(tmp_path: Path):
     assert len(captions) > len(rec.moves) + 1
     doc = json.loads(page.read_text().split("const DATA = ", 1)[1].split(";\n", 1)[0].replace("<\\/", "</"))
     assert doc["captions"] == captions and doc["frames"][-1] == render_svg(game)
+    # A player's answer to her power offer resumes her turn: the answer's own frame comes first
+    # (AUTOMA.md §5: the offer comes after her build, her victory points after the answer).
+    numbers = [c.split(":")[0] for c in captions]
+    firsts = [c for i, c in enumerate(captions) if i and numbers[i] != numbers[i - 1]]
+    assert not [c for c in firsts if "(Automa)" in c]
+    resumed = [i for i, c in enumerate(captions[:-1]) if "leech" in c and numbers[i + 1] == numbers[i]]
+    assert resumed and all(doc["frames"][i] != doc["frames"][i + 1] for i in resumed)

@@ -232,7 +232,7 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record written by ``save`` (ValueError naming the file if it is not one)."""
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except (ValueError, RecursionError) as err:  # bad JSON or UTF-8, a 5,000-digit number, nesting too deep
         raise ValueError(f"{path}: not a UTF-8 JSON game record ({err})") from None
     except OSError as err:
         raise ValueError(f"cannot read {path}: {err.strerror or err}") from None

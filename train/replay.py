@@ -6,7 +6,8 @@ fails naming the move number and the move.  Output:
 
 * default: an ANSI text frame (``aoi_env.render.text``) after every move; ``--final``: only the
   final position;
-* ``--svg DIR``: one SVG per position (``frame_0000.svg`` = start, then one per move);
+* ``--svg DIR``: one SVG per position (``frame_0000.svg`` = start, then one per move; higher-numbered
+  ``frame_NNNN.svg`` files of an earlier replay into the same folder are removed);
 * ``--html FILE``: one self-contained HTML page with a slider over the SVG frames.
 
 The Automa's turns are played by the engine inside the move that hands her the turn, so a move
@@ -128,7 +129,8 @@ def run_replay(
             captions.append(caption)
 
     def before_automa(g: Game) -> None:
-        """The position after the move itself, once, before the Automa's first turn in it."""
+        """The position after the move itself, once, before the Automa's first turn or step in it
+        (a player's answer to her power offer resumes her turn with a step)."""
         if not current["automa"] and current["move"] is not None:
             current["automa"] = True
             show(g, frame_title(current["number"], total, current["move"], current["seat"]))
@@ -146,7 +148,7 @@ def run_replay(
         current.update(seat=g.current_seat(), number=number + 1, automa=False)
         current["move"] = rec.moves[number] if number < total else None
 
-    with automa_frames(before_automa, after_automa_step):
+    with automa_frames(before_automa, after_automa_step, before_step=before_automa):
         game = replay(rec, on_frame=on_frame)
     if final:
         print(render_text(game, color=color), file=out)
@@ -158,7 +160,12 @@ def run_replay(
         d.mkdir(parents=True, exist_ok=True)
         for i, svg in enumerate(frames):
             (d / f"frame_{i:04d}.svg").write_text(svg, encoding="utf-8")
-        print(f"wrote {len(frames)} SVG frames to {d}", file=out)
+        numbered = [(f, f.stem[6:]) for f in d.glob("frame_*.svg")]
+        stale = [f for f, n in numbered if n.isascii() and n.isdigit() and int(n) >= len(frames)]
+        for f in stale:  # an earlier, longer replay's frames: the folder shows one game
+            f.unlink()
+        removed = f" (removed {len(stale)} frames of an earlier replay)" if stale else ""
+        print(f"wrote {len(frames)} SVG frames to {d}{removed}", file=out)
     if render is not None and html_file:
         path = Path(html_file)
         path.parent.mkdir(parents=True, exist_ok=True)

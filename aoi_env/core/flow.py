@@ -216,10 +216,16 @@ def _player_setup(g: Game, row: Row) -> None:
 
 
 @contextmanager
-def automa_frames(on_before: Callable[[Game], None], on_step: Callable[[Game, int, str], None]) -> Iterator[None]:
-    """While active, the engine calls ``on_before(game)`` before each Automa turn and
-    ``on_step(game, seat, what)`` after each of her steps or her pass (the engine's automatic
-    entries are wrapped for the time being; nothing changes outside the ``with``)."""
+def automa_frames(
+    on_before: Callable[[Game], None],
+    on_step: Callable[[Game, int, str], None],
+    before_step: Callable[[Game], None] | None = None,
+) -> Iterator[None]:
+    """While active, the engine calls ``on_before(game)`` before each Automa turn,
+    ``before_step(game)`` (if given) before each of her steps, and ``on_step(game, seat, what)``
+    after each of her steps or her pass (the engine's automatic entries are wrapped for the time
+    being; nothing changes outside the ``with``).  A turn a player's answer resumes (a power
+    offer after her build) goes on with a step, without a new ``on_before``."""
     turn, step = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
 
     def wrapped_turn(g: Game, row: Row) -> None:
@@ -229,6 +235,8 @@ def automa_frames(on_before: Callable[[Game], None], on_step: Callable[[Game, in
             on_step(g, row[1], "passes")
 
     def wrapped_step(g: Game, row: Row) -> None:
+        if before_step is not None:
+            before_step(g)
         step(g, row)
         on_step(g, row[1], automa.STEP_NAMES.get(row[2], f"step {row[2]}"))
 
