@@ -344,6 +344,7 @@ def _fuzz_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repro", metavar="CONFIG", default=None,
                    help="replay one game (with --seed and --policy) and print its traceback")  # fmt: skip
     p.add_argument("--policy", choices=("biased", "uniform"), default="biased", help="policy of --repro")
+    p.add_argument("--oracle", action="store_true", help="--repro with the full oracle (printed for oracle games)")
 
 
 @command("fuzz", "random games over every configuration with the invariants checked after every decision")(_fuzz_args)

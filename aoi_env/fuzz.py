@@ -17,14 +17,17 @@ bytes round trips).  A game that raises, breaks an invariant or does not end wit
 ``--max-decisions`` is a failure.
 
 The summary groups failures by message and prints, for each, the configuration and seed; every
-failure is reproduced by one call (printed with it)::
+failure is reproduced by one call (printed with it; with ``--oracle`` for an oracle game)::
 
     python -m aoi_env.fuzz --repro 'aoi(players=3,ruleset=v1.0)' --seed 1234 --policy biased
 
-which is ``testing.check_random_game(config, seed, biased=...)``: the same game, move for move.
+which is ``testing.check_random_game(config, seed, oracle=..., biased=...)``: the same game, move
+for move.  Decisions are counted as the engine counts them (``G_DECISIONS``, forced ones included)
+in the cap, the messages and the summary; a failed oracle game counts none.
 Configurations and seeds depend only on ``--seed`` and the game index, so a run is reproducible
 whatever the number of workers.  ``--json FILE`` writes the summary (games, decisions, wall time,
-games/s, per-family counts, every failure).  The exit status is 1 when anything failed.
+games/s, per-family counts, the failure groups with up to five examples each).  The exit status
+is 1 when anything failed.
 """
 
 from __future__ import annotations
@@ -129,7 +132,8 @@ class Result:
 
     def repro(self) -> str:
         cap = f" --max-decisions {self.max_decisions}" if self.max_decisions != MAX_DECISIONS else ""
-        return f"python -m aoi_env.fuzz --repro '{self.config}' --seed {self.seed} --policy {self.policy}{cap}"
+        oracle = " --oracle" if self.oracle else ""
+        return f"python -m aoi_env.fuzz --repro '{self.config}' --seed {self.seed} --policy {self.policy}{cap}{oracle}"
 
 
 def make_tasks(games: int, seed: int = 0, oracle_every: int = 0, start: int = 0) -> Iterator[Task]:
@@ -143,7 +147,12 @@ def make_tasks(games: int, seed: int = 0, oracle_every: int = 0, start: int = 0)
 
 
 class GameFailure(Exception):
-    """A fuzz game went wrong: the message names the decision, the move and the original error."""
+    """A fuzz game went wrong: the message names the decision, the move and the original error;
+    ``decisions``: the engine decisions made before it."""
+
+    def __init__(self, message: str, decisions: int) -> None:
+        super().__init__(message)
+        self.decisions = decisions
 
 
 def play_checked(
@@ -151,31 +160,33 @@ def play_checked(
 ) -> Game:
     """Play the game of ``testing.check_random_game(config, seed, biased=...)`` with the invariants
     checked after every decision and return the finished ``Game``.  Raises ``GameFailure`` naming the
-    decision (its number and notation) at the first problem."""
+    decision (its number and notation) at the first problem.  Decisions are the engine's
+    (``G_DECISIONS``: forced ones applied by ``skip_forced`` included), as in the summary."""
     from aoi_env.core.engine import Game
     from aoi_env.core.invariants import violations
+    from aoi_env.core.state import G_DECISIONS
     from aoi_env.testing import biased_random_action
 
     g = Game(config, seed=seed)
     rng = np.random.default_rng(seed + 7919)  # the move stream of check_random_game
-    decisions = 0
     last = "setup"
     while True:
+        decisions = int(g.state.glob[G_DECISIONS])
         problems = violations(g, strict=True)
         if problems:
-            raise GameFailure(f"invariant broken after decision {decisions} ({last}): " + "; ".join(problems))
+            broken = "; ".join(problems)
+            raise GameFailure(f"invariant broken after decision {decisions} ({last}): {broken}", decisions)
         if g.is_over():
             return g
         if decisions >= max_decisions:
-            raise GameFailure(f"no end after {decisions} decisions")
+            raise GameFailure(f"no end after {decisions} decisions", decisions)
         legal = g.legal_actions()
         a = biased_random_action(g, rng) if policy == "biased" else legal[int(rng.integers(len(legal)))]
         last = f"seat {g.current_seat()}: {g.move_str(a)}"
         try:
             g.apply_action(a)
         except Exception as err:
-            raise GameFailure(f"decision {decisions} ({last}) raised {type(err).__name__}: {err}") from err
-        decisions += 1
+            raise GameFailure(f"decision {decisions} ({last}) raised {type(err).__name__}: {err}", decisions) from err
 
 
 def run_task(task: Task) -> Result:
@@ -193,6 +204,7 @@ def run_task(task: Task) -> Result:
         out.decisions = int(g.state.glob[G_DECISIONS])
         out.scores = [int(v) for v in g.scores()]
     except Exception as err:  # noqa: BLE001 - every failure is a finding
+        out.decisions = getattr(err, "decisions", 0)  # an oracle game's failure does not say
         out.error = f"{type(err).__name__}: {err}"
         out.detail = traceback.format_exc(limit=8)
     return out
@@ -313,13 +325,16 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def repro(config: str, seed: int, policy: str, max_decisions: int = MAX_DECISIONS) -> int:
-    """Replay one fuzz game in this process and show the full traceback of its failure."""
+def repro(config: str, seed: int, policy: str, max_decisions: int = MAX_DECISIONS, oracle: bool = False) -> int:
+    """Replay one fuzz game in this process (with the full oracle for an oracle game) and show the
+    full traceback of its failure."""
     from aoi_env.testing import check_random_game
 
     GameConfig.parse(config)  # a bad game string is a usage error (ValueError), not a game failure
+    if max_decisions < 1:
+        raise ValueError(f"--max-decisions must be >= 1, got {max_decisions}")
     try:
-        g = check_random_game(config, seed, biased=policy == "biased", max_decisions=max_decisions)
+        g = check_random_game(config, seed, oracle=oracle, biased=policy == "biased", max_decisions=max_decisions)
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         return 1
@@ -329,7 +344,7 @@ def repro(config: str, seed: int, policy: str, max_decisions: int = MAX_DECISION
 
 def run_args(args: argparse.Namespace) -> int:
     if args.repro is not None:
-        return repro(args.repro, args.seed, args.policy, args.max_decisions)
+        return repro(args.repro, args.seed, args.policy, args.max_decisions, args.oracle)
     if args.games < 1 or args.workers < 1:
         raise ValueError(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
     if args.oracle_every < 0 or args.seed < 0 or args.start < 0 or args.max_decisions < 1:

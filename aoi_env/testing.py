@@ -523,16 +523,15 @@ def check_random_game(
     """
     from aoi_env.core.invariants import check
     from aoi_env.core.moves import NUM_ACTIONS
-    from aoi_env.core.state import State
+    from aoi_env.core.state import G_DECISIONS, State
 
     g = Game(game, seed=seed)
     rng = np.random.default_rng(seed + 7919)
-    decisions = 0
     while not g.is_over():
         check(g, strict=True)
+        decisions = int(g.state.glob[G_DECISIONS])  # the engine's, forced decisions included (as aoi fuzz)
         if max_decisions is not None and decisions >= max_decisions:
             raise AssertionError(f"no end after {decisions} decisions")
-        decisions += 1
         legal = g.legal_actions()
         if oracle:
             assert all(type(a) is int for a in legal), f"legal ids that are not int: {legal}"

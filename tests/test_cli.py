@@ -211,7 +211,7 @@ def test_fuzz_repro_honours_max_decisions(capsys) -> None:
     assert main(["fuzz", "--repro", "aoi(players=2)", "--seed", "1", "--max-decisions", "10"]) == 1
     assert "no end after 10 decisions" in capsys.readouterr().err
     r = Result(0, "aoi(players=2)", 1, "biased", True, 10)
-    assert r.repro().endswith("--policy biased --max-decisions 10")
+    assert r.repro().endswith("--policy biased --max-decisions 10 --oracle")
     assert "--max-decisions" not in Result(0, "aoi(players=2)", 1, "biased", True, MAX_DECISIONS).repro()
 
 

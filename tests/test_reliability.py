@@ -931,6 +931,38 @@ def test_issue9_fuzz_reports_a_failure_with_its_reproduction(capsys: pytest.Capt
     )
     text = format_summary(summary)
     assert "FAILED x3: GameFailure: no end after # decisions" in text and "reproduce: python -m aoi_env.fuzz" in text
+    counts = [ex["decisions"] for ex in group["examples"]]  # a failed game's decisions count too,
+    assert min(counts) >= 5 and summary["decisions"] == sum(counts)  # in the cap's unit (G_DECISIONS)
+    assert all(f"no end after {n} decisions" in ex["error"] for n, ex in zip(counts, group["examples"], strict=True))
+
+
+def test_issue9_fuzz_a_failure_only_the_oracle_sees_is_reproduced_with_the_oracle(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An oracle game's failure (here: a notation string that parses back to another id) is
+    printed with ``--oracle``; that command fails again, the same command without it does not."""
+    from aoi_env.core.engine import Game
+    from aoi_env.fuzz import main, run_fuzz
+
+    parse = Game.parse_move
+    monkeypatch.setattr(Game, "parse_move", lambda self, text: -1 if text == "done" else parse(self, text))
+    summary = run_fuzz(2, workers=1, seed=1, oracle_every=1, progress=False)
+    example = summary["failure_groups"][0]["examples"][0]
+    assert example["oracle"] and example["repro"].endswith(" --oracle")
+    command = example["repro"].split("python -m aoi_env.fuzz ")[1]
+    args = ["--repro", example["config"], "--seed", str(example["seed"]), "--policy", example["policy"]]
+    assert command == f"--repro '{example['config']}' --seed {example['seed']} --policy {example['policy']} --oracle"
+    assert main([*args, "--oracle"]) == 1
+    assert main(args) == 0
+    capsys.readouterr()
+
+
+def test_issue9_fuzz_repro_checks_the_decision_cap(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--repro`` with ``--max-decisions 0`` is a usage error (exit 2), not a game that failed."""
+    from aoi_env.fuzz import main
+
+    assert main(["--repro", "aoi(players=2)", "--seed", "1", "--max-decisions", "0"]) == 2
+    assert "--max-decisions must be >= 1, got 0" in capsys.readouterr().err
 
 
 def test_issue9_fuzz_repro_replays_one_game(capsys: pytest.CaptureFixture[str]) -> None:
