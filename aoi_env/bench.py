@@ -381,7 +381,7 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
     width = max(len(k) for k in doc["results"])
     header = f"{'metric'.ljust(width)}  {'value':>12}  unit"
     if old is not None:
-        old_commit = (old.get("meta", {}).get("commit") or "?")[:12]
+        old_commit = str(old.get("meta", {}).get("commit") or "?")[:12]  # a hand-edited file: any JSON value
         header += f"   {'old':>12}  new/old ({old_commit})"
     lines += [header, "-" * len(header)]
     for name, value in doc["results"].items():

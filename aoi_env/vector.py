@@ -14,7 +14,8 @@ to a fresh game, and the step reports it as done with its final scores and rewar
 
 Seeds: the k-th game started by a ``VectorGame`` (k = 0, 1, ... over its whole life, resets
 included) is ``Game(config, seed=game_seed(seed, k))``, so a run is reproducible and two vectors
-with different seeds play different games.  Nothing here needs torch or gymnasium.
+with different seeds play different games.  Nothing here needs torch; the final rewards are
+``aoi_env.env.final_rewards`` (so ``step`` imports gymnasium and pettingzoo, both required).
 
 ``throughput(...)`` measures random play with ``workers`` processes (one ``VectorGame`` each)
 and is what ``aoi bench`` reports for two cores.
@@ -132,11 +133,11 @@ class VectorGame:
         if acts.shape != (self.n,):
             raise ValueError(f"need one action per game: shape ({self.n},), got {acts.shape}")
         ids = acts.tolist()
-        if not isinstance(actions, np.ndarray):  # [False, 2] becomes int64: check what was given
-            ids = [a if isinstance(a, (bool, np.bool_)) else i for a, i in zip(actions, ids, strict=True)]
+        if not isinstance(actions, np.ndarray):  # check what was given where numpy changed it
+            ids = [_given(a, i, acts.dtype.kind in "iu") for a, i in zip(actions, ids, strict=True)]
         for i, (g, action) in enumerate(zip(self.games, ids, strict=True)):  # all checked first:
             try:  # a bad batch changes no game
-                g.check_action(action)
+                ids[i] = g.check_action(action)
             except ValueError as err:
                 raise ValueError(f"game {i}: {err}") from None
         done = np.zeros(self.n, dtype=bool)
@@ -154,6 +155,17 @@ class VectorGame:
                 self.finished += 1
                 self.games[i] = self._new_game(i)
         return VectorStep(done, rewards, scores, seeds)
+
+
+def _given(action: object, converted: object, integer_batch: bool) -> object:
+    """The action to check for one game of a batch that was not an array: numpy made [False, 2]
+    int64 and [250, 2.5] float64, so the error would name the wrong game or value; a tensor or a
+    0-d array of an integer batch is taken as numpy converted it."""
+    if isinstance(action, (bool, np.bool_)):
+        return action
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    return converted if integer_batch else action
 
 
 # ------------------------------------------------------------------------------------------------
@@ -189,11 +201,15 @@ def throughput(
     """Random-play decisions/s (and finished games/s) of ``workers`` processes, one ``VectorGame`` of ``n`` each.
 
     With ``observe`` every step also builds the observations and legal masks.  ``workers`` > 1
-    uses separate processes (fork where available); the figures are totals over the workers,
-    wall-clock from the first start to the last finish.
+    uses separate processes (fork where available); the figures are totals over the workers per
+    second of the slowest worker's own playing time (process start-up left out); ``wall_s`` is
+    the whole call.
     """
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    for name, value in (("n", n), ("decisions", decisions), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+    if not isinstance(observe, (bool, np.bool_)):
+        raise ValueError(f"observe must be True or False, got {observe!r}")
     jobs = [(game, n, seed + w, max(1, decisions // workers), observe) for w in range(workers)]
     t0 = time.perf_counter()
     if workers == 1:

@@ -46,6 +46,8 @@ def test_bench_compare_prints_new_over_old_ratios(tmp_path: Path):
     assert lines["clone_us"].endswith("0.50x better")  # 10 / 20 µs, lower is better
     assert lines["state_bytes"].endswith("1.00x")  # a size: no verdict
     assert "new/old (0123456789ab)" in text
+    hand_edited = old | {"meta": {"commit": 12345}}  # any JSON value: printed, not sliced (TypeError)
+    assert "new/old (12345)" in format_table(doc, hand_edited)
 
 
 def test_bench_runs_on_one_core_and_restores_the_affinity():

@@ -93,8 +93,41 @@ def test_vector_throughput_with_two_worker_processes():
     """Two worker processes each play their own VectorGame; decisions are totals."""
     out = throughput("aoi(players=2)", n=2, decisions=60, workers=2, observe=True)
     assert out["decisions_per_s"] > 0 and out["wall_s"] > 0
-    with pytest.raises(ValueError, match="workers must be at least 1"):
+    with pytest.raises(ValueError, match="workers must be an integer of at least 1, got 0"):
         throughput(workers=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"workers": 2.0}, "workers must be an integer of at least 1, got 2.0"),
+        ({"decisions": 0}, "decisions must be an integer of at least 1, got 0"),
+        ({"decisions": 1.5}, "decisions must be an integer of at least 1, got 1.5"),
+        ({"n": -5}, "n must be an integer of at least 1, got -5"),
+        ({"observe": "no"}, "observe must be True or False, got 'no'"),
+    ],
+)
+def test_vector_throughput_checks_its_arguments(kwargs: dict, message: str):
+    """A count that is not a positive integer, or an ``observe`` that is not a bool, is a ValueError
+    before any game is played (``decisions=0`` used to report the rate of one step)."""
+    with pytest.raises(ValueError, match=message):
+        throughput("aoi(players=2)", **kwargs)
+
+
+def test_vector_step_names_the_game_with_the_bad_action():
+    """In a list, a float or an id too large for int64 in game 2 is reported for game 2 (numpy
+    turned the whole batch into floats, and the message named game 0's legal id); no game changes."""
+    vec = VectorGame("aoi(players=2)", 3, seed=1)
+    legal = [g.legal_actions()[0] for g in vec.games]
+    before = [g.state.to_bytes() for g in vec.games]
+    for bad in (2.5, 2**63):
+        with pytest.raises(ValueError, match=f"game 2: action must be an integer id, got {bad!r}|game 2: action id"):
+            vec.step([legal[0], legal[1], bad])
+    assert [g.state.to_bytes() for g in vec.games] == before
+    assert [g.state.to_bytes() for g in vec.games] == before
+    vec.step([legal[0], np.int64(legal[1]), legal[2]])  # numpy integers in a list are fine
+    legal = [g.legal_actions()[0] for g in vec.games]
+    vec.step([np.array(a) for a in legal])  # so are 0-d integer arrays (a policy's tensor rows)
 
 
 def test_vector_example_of_the_environment_card_runs(capsys: pytest.CaptureFixture[str]) -> None:
