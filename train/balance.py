@@ -17,8 +17,9 @@ with Student-t 95% intervals.  The fair win rate and fair share of a group is th
 its seatings (P = players in that game).  A group is *flagged* when the two-sided normal test of
 "win rate = fair" (or the t test of "share = fair", on each seating's share minus its own 1/P, so that
 mixing player counts adds no noise) has a Holm-adjusted p-value below ``alpha`` within its
-table (Holm-Bonferroni controls the family-wise error over the groups of one table; the tables
-themselves are not corrected against each other) and it has at least ``min_games`` seatings.
+table (Holm-Bonferroni over both tests of every group of one table, so a table of fair groups
+flags one with probability at most ``alpha``; the tables themselves are not corrected against
+each other) and it has at least ``min_games`` seatings.
 
 Outputs in ``out``: ``balance.json`` (config, all tables), ``seatings.csv`` (one row per seat per
 game), ``report.md`` (+ ``report.html`` with ``html: true``) and PNG plots (matplotlib, Agg; ``plots:
@@ -246,13 +247,13 @@ def group_table(rows: Sequence[dict[str, Any]], keys: Sequence[str], alpha: floa
                 "p_share": student_t_two_sided_p(t_share, n - 1) if not math.isnan(t_share) else math.nan,
             }
         )
-    for test in ("win", "share"):
-        eligible = [i for i, r in enumerate(out) if r["n"] >= min_games]
-        adjusted = holm([out[i][f"p_{test}"] for i in eligible])
-        for r in out:
-            r[f"p_{test}_holm"] = math.nan
-        for i, p in zip(eligible, adjusted, strict=True):
-            out[i][f"p_{test}_holm"] = p
+    # one Holm family per table: both tests of every eligible group (two tests per group flag a
+    # fair table up to 2 x alpha of the time when each test is corrected on its own)
+    tests = [(i, test) for i, r in enumerate(out) if r["n"] >= min_games for test in ("win", "share")]
+    for r in out:
+        r["p_win_holm"] = r["p_share_holm"] = math.nan
+    for (i, test), p in zip(tests, holm([out[i][f"p_{test}"] for i, test in tests]), strict=True):
+        out[i][f"p_{test}_holm"] = p
     for r in out:
         flags = []
         if r["p_win_holm"] < alpha:
@@ -479,7 +480,7 @@ def report_markdown(cfg: BalanceConfig, tables: dict[str, list[dict]], plots: li
         "Win rate: a shared first place counts 1/k. *fair* = mean of 1/P over the group's seatings. "
         "Intervals are 95% (Wilson for win rates, Student t for means). p-values test win rate = fair "
         "(two-sided normal test) and score share = fair (two-sided t test), Holm-Bonferroni-adjusted "
-        "within each table over the "
+        "within each table over both tests of the "
         f"groups with at least {cfg.min_games} seatings; flagged: adjusted p < {cfg.alpha}. The tables are not "
         "corrected against each other, and the player-count table is a sanity check (its fair rate is "
         "exact by construction).",
