@@ -20,6 +20,7 @@ from aoi_env import Game
 from aoi_env.cli import main
 from aoi_env.core import automa
 from aoi_env.core.config import GameConfig
+from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
@@ -478,6 +479,16 @@ def _off_the_display(g: Game) -> None:
     tiles[tiles == -1] = -2  # out of the game (R15.6)
 
 
+def _stale_row_below(g: Game) -> None:
+    """A deeper stack: an earlier turn's row (POST) below the pending setup decision."""
+    s = g.state
+    depth = int(s.glob[G_DEPTH])
+    s.stack[depth] = s.stack[depth - 1]
+    s.stack[depth - 1] = 0
+    s.stack[depth - 1, 0] = Kind.POST
+    s.glob[G_DEPTH] = depth + 1
+
+
 def _set(array: np.ndarray, index, value: int):
     return lambda g: array(g).__setitem__(index, value)
 
@@ -506,6 +517,7 @@ def _set(array: np.ndarray, index, value: int):
          "competency display .* not each of the 12 tiles once"),
         ("aoi(players=3)", "actions", lambda g: g.state.glob.__setitem__(G_SEED, -1), "seed -1 outside 0.."),
         ("aoi(players=3)", "actions", _off_the_display, "no round bonus tile on the display for a player who passes"),
+        ("aoi(players=3)", "setup", _stale_row_below, "a post entry is pending in phase setup"),
     ],
 )  # fmt: skip
 def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phase: str, edit, message: str):

@@ -30,6 +30,8 @@ What is checked (one small function per group, all read-only):
   (R16.7); a set for every player still to take one (R15.4); the setup stage counter agrees
   with the decisions only the setup pushes and is past the setup once round 1 began;
 * round bonus tiles: one on the display while a player has still to pass (R78.2);
+* phases: no pending entry of another phase's own sequence (a Phase II turn, a seat's income
+  or science bonus): a stack made deeper by hand shows rows an earlier turn left below it;
 * competencies: the display holds each of the 12 tiles once (R11);
 * ids: every field that indexes a table or a seat (tiles on displays and held, the turn order,
   sets and draft pools, terrains, buildings and owners on the map, bridge ends, the Automa's
@@ -492,6 +494,10 @@ def _turn_order(g: Game, out: list[str]) -> None:
         out.append(f"passing order {nxt} does not match the passed seats {passed} (R78.4)")
 
 
+def _phase_name(phase: int) -> str:
+    return Phase.NAMES[phase] if 0 <= phase < len(Phase.NAMES) else str(phase)
+
+
 SETUP_KIND_STEPS = {
     Kind.SOLO_PICK: (1,), Kind.DRAFT_PICK: (1,), Kind.PICK_BUNDLE: (1,), Kind.PICK_BONUS: (1, 2),
     Kind.PLAYER_SETUP: (3,), Kind.INITIAL_PLACE: (4, 5), Kind.INITIAL_KIND: (4, 5), Kind.AUTOMA_SETUP: (4,),
@@ -503,13 +509,33 @@ LAST_SETUP_STEP = 7  # the counter once the first round has started
 
 def _setup_stage(g: Game, out: list[str]) -> None:
     s = g.state
-    step, setup = int(s.glob[G_SETUP_STEP]), s.glob[G_PHASE] == Phase.SETUP
+    step, phase = int(s.glob[G_SETUP_STEP]), int(s.glob[G_PHASE])
+    setup = phase == Phase.SETUP
     if not (1 <= step < LAST_SETUP_STEP if setup else step == LAST_SETUP_STEP):
-        out.append(f"setup step {step} in phase {Phase.NAMES[int(s.glob[G_PHASE])]}")
+        out.append(f"setup step {step} in phase {_phase_name(phase)}")
         return
     for kind in set(s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK)), 0].tolist()):
         if kind in SETUP_KIND_STEPS and not (setup and step in SETUP_KIND_STEPS[kind]):
-            out.append(f"a {Kind(kind).name.lower()} decision waits at setup step {step}, phase {int(s.glob[G_PHASE])}")
+            out.append(f"a {Kind(kind).name.lower()} decision waits at setup step {step}, phase {_phase_name(phase)}")
+
+
+PHASE_KINDS = {
+    Kind.MAIN: Phase.ACTIONS, Kind.POST: Phase.ACTIONS, Kind.END_ACTION: Phase.ACTIONS,
+    Kind.PASS_BONUS: Phase.ACTIONS, Kind.AUTOMA_STEP: Phase.ACTIONS,
+    Kind.INCOME_SEAT: Phase.INCOME, Kind.SCIENCE_SEAT: Phase.SCIENCE,
+}  # fmt: skip
+"""Entries only a phase's own sequence pushes (a turn of Phase II, a seat's income or science
+bonus).  Not END_TURN: ``testing.Scenario.decide`` puts one under a decision of any phase."""
+
+
+def _phase_kinds(g: Game, out: list[str]) -> None:
+    """Every pending entry belongs to this phase: a stack made deeper by hand shows rows an
+    earlier turn left below the depth (``pending.pop`` only moves the depth)."""
+    s = g.state
+    phase = int(s.glob[G_PHASE])
+    for kind in set(s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK)), 0].tolist()):
+        if PHASE_KINDS.get(kind, phase) != phase:
+            out.append(f"a {Kind(kind).name.lower()} entry is pending in phase {_phase_name(phase)}")
 
 
 def _setup_picks(g: Game, out: list[str]) -> None:
@@ -656,6 +682,7 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _cities,
     _automa,
     _setup_stage,
+    _phase_kinds,
     _setup_picks,
     _turn_order,
     _stack,
