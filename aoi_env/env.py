@@ -10,9 +10,9 @@
 | Agents | `agents = ['player_0', 'player_1', ...]` (2-5 players, `num_players`) |
 | Action Shape | Discrete(276) |
 | Action Values | Discrete(276) |
-| Observation Shape | dict: `observation` (7297,), `action_mask` (276,) |
+| Observation Shape | dict: `observation` (7437,), `action_mask` (276,) |
 | Observation Values | `observation` float32 [0, 1], `action_mask` int8 {0, 1} |
-| State Shape | (7297,) |
+| State Shape | (7437,) |
 
 *Age of Innovation* (Feuerland 2023, the successor of Terra Mystica) for 2-5 players: terraform
 the hex map to your home terrain, build and upgrade, found cities, climb the science tracks and
@@ -29,13 +29,14 @@ with exactly one legal id is applied automatically, so every step is a real choi
 
 ## Observation Space
 
-The observation is a dict: `observation`, a flat float32 vector of 7297 values in [0, 1], and
+The observation is a dict: `observation`, a flat float32 vector of 7437 values in [0, 1], and
 `action_mask` (below).  It is **egocentric**: the observing agent is relative seat 0, the next
 seat clockwise (seat numbers run clockwise) is relative seat 1, and so on; player blocks always have 5 rows (absent seats are
 zero), so the size does not depend on the number of players.  Everything on the table is public
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25),
 the order of the Automa's face-down deck and reserve (but for level 1's *3, which lies on top of her
-reserve in round 1, AUTOMA.md §3.5) and, at levels 3-5, which advanced cards went from her reserve
+reserve in round 1, AUTOMA.md §3.5, and her action card on top of her deck once she has drawn this
+round, §4.3) and, at levels 3-5, which advanced cards went from her reserve
 into her deck (§3.5 step 2; the pile sizes and face-up discards are observed), and the seed of later chance (random setup
 choices, reshuffles).  An agent that searches by playing
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
@@ -68,59 +69,60 @@ views below; `layout()` their slices.
 | 5388:5393 | `player_present` | 5 | the relative seat is taken in this game (a player or an Automa) |
 | 5393:5433 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
 | 5433:5513 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
-| 5513:5573 | `automa_bonus_row` | 6 x 10 | games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7) |
-| 5573:5633 | `player_faction` | 5 x 12 | faction one-hot (data order); 0 on an Automa seat (see player_automa) |
-| 5633:5668 | `player_board` | 5 x 7 | planning board = native terrain one-hot (an Automa: her terrain) |
-| 5668:5728 | `player_resources` | 5 x 12 | vp/200 coins/100 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
-| 5728:5748 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
-| 5748:5758 | `player_tracks` | 5 x 2 | sailing track/4 (without bonus B1's +1, which hex_reach counts), terraforming upgrades/2 |
-| 5758:5783 | `player_buildings` | 5 x 5 | own pieces built / pieces (9 4 3 1 1): workshop guild school university palace |
-| 5783:5818 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
-| 5818:5843 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
-| 5843:5903 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
-| 5903:5993 | `player_innovations` | 5 x 18 | innovations owned (data order) |
-| 5993:6078 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
-| 6078:6163 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
-| 6163:6213 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
-| 6213:6258 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
-| 6258:6283 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
-| 6283:6308 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
-| 6308:6318 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
-| 6318:6328 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
-| 6328:6544 | `innovation_display` | 12 x 18 | innovation on each display space, one-hot; 0 once taken (R12, R20) |
-| 6544:6688 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot, also with no copy left (R11) |
-| 6688:6700 | `competency_left` | 12 | copies left per competency / 4 |
-| 6700:6717 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
-| 6717:6724 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
-| 6724:6730 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
-| 6730:6736 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
-| 6736:6742 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
-| 6742:6838 | `scholar_spaces` | 16 x 6 | occupant of science space discipline * 4 + space (space 0: the 3 space, 1-3: the 2 spaces): rel. seat, neutral |
-| 6838:6845 | `neutral_left` | 7 | neutral pieces left / supply (1 each, 5 towers): workshop .. monument (R1) |
-| 6845:6846 | `pavilions_left` | 1 | pavilions left / 8 |
-| 6846:6851 | `neutral_faction` | 5 | 2 players, no Automa: area token / 15 (0 while face down: setup and rounds 1-5, R25), neutral science levels / 12 (R24) |
-| 6851:6859 | `round` | 8 | round one-hot: setup, 1..6, over |
-| 6859:6864 | `phase` | 5 | phase one-hot: setup income actions science over |
-| 6864:6936 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
-| 6936:6940 | `final_tile` | 4 | final round tile F1..F4 (R7) |
-| 6940:6945 | `start_player` | 5 | start player, relative seat |
-| 6945:7029 | `setup_bundle_faction` | 7 x 12 | setup only (else 0), standard distribution: faction of the set of each terrain (R15) |
-| 7029:7099 | `setup_bundle_bonus` | 7 x 10 | setup only (else 0), standard distribution: bonus tile of each untaken set |
-| 7099:7135 | `setup_draft` | 36 | setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17 |
-| 7135:7219 | `setup_solo_pairs` | 12 x 7 | setup only (else 0), solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
-| 7219:7254 | `pending_kind` | 35 | pending decision kind one-hot (observation.DECISION_KINDS, in Kind order) |
-| 7254:7259 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
-| 7259:7260 | `pending_count` | 1 | spades (free spades of a TB) / books / steps (above 7 at a key) / new city rewards still to go / 8; power offered / 16 |
-| 7260:7264 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
-| 7264:7271 | `pending_building` | 7 | building of a pending initial or neutral placement or upgrade, workshop .. monument (palace 16's Guild: 0, its kind says it) |
-| 7271:7274 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
-| 7274:7277 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
-| 7277:7281 | `pending_discipline` | 4 | discipline of a key decision (R50) |
-| 7281:7282 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 |
-| 7282:7285 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
-| 7285:7290 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
-| 7290:7295 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
-| 7295:7297 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
+| 5513:5653 | `player_automa_open` | 5 x 2 x 14 | Automa seat: her support card 1..14 (the top of her discard pile: the card drawn for her current or last turn), then her action card on top of her deck once she has drawn this round (AUTOMA.md 4.3: looked at, so her next support card is known; 4.6: reshuffled each round) |
+| 5653:5713 | `automa_bonus_row` | 6 x 10 | games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7) |
+| 5713:5773 | `player_faction` | 5 x 12 | faction one-hot (data order); 0 on an Automa seat (see player_automa) |
+| 5773:5808 | `player_board` | 5 x 7 | planning board = native terrain one-hot (an Automa: her terrain) |
+| 5808:5868 | `player_resources` | 5 x 12 | vp/200 coins/100 tools/20 scholars/7 scholar_supply/7 books(banking law engineering medicine)/10 bowls(I II III)/14 |
+| 5868:5888 | `player_science` | 5 x 4 | science level per discipline / 12 (R47) |
+| 5888:5898 | `player_tracks` | 5 x 2 | sailing track/4 (without bonus B1's +1, which hex_reach counts), terraforming upgrades/2 |
+| 5898:5923 | `player_buildings` | 5 x 5 | own pieces built / pieces (9 4 3 1 1): workshop guild school university palace |
+| 5923:5958 | `player_neutral` | 5 x 7 | neutral pieces owned / 5: workshop .. monument (R46) |
+| 5958:5983 | `player_counts` | 5 x 5 | cities/8, bridges/3, pavilions in hand/8, setup spades/3, palace 15 deferral (1 + city tiles waiting)/4 (OP-19) |
+| 5983:6043 | `player_competencies` | 5 x 12 | competency tiles C1..C12 owned |
+| 6043:6133 | `player_innovations` | 5 x 18 | innovations owned (data order) |
+| 6133:6218 | `player_palace` | 5 x 17 | palace tile of the built Palace, 1..17 (R68) |
+| 6218:6303 | `player_draft_palace` | 5 x 17 | palace tile drafted but not built (R16, OP-54) |
+| 6303:6353 | `player_bonus` | 5 x 10 | round bonus tile held, B1..B10 |
+| 6353:6398 | `player_flags` | 5 x 9 | passed, owns the neutral Palace, city rewards deferred (palace 15), special actions used this round: palace deus_ex_machina professors competency bonus faction |
+| 6398:6423 | `player_order` | 5 x 5 | position in this round's turn order, one-hot |
+| 6423:6448 | `player_next_order` | 5 x 5 | position in next round's order (passing order), one-hot; 0 if not passed |
+| 6448:6458 | `bonus_display` | 10 | round bonus tile B1..B10 is on the display |
+| 6458:6468 | `bonus_coins` | 10 | coins on display tiles / 6 (R80.3) |
+| 6468:6684 | `innovation_display` | 12 x 18 | innovation on each display space, one-hot; 0 once taken (R12, R20) |
+| 6684:6828 | `competency_display` | 12 x 12 | competency type on each display space (column * 3 + row), one-hot, also with no copy left (R11) |
+| 6828:6840 | `competency_left` | 12 | copies left per competency / 4 |
+| 6840:6857 | `palace_display` | 17 | palace tile 1..17 is available (R14) |
+| 6857:6864 | `city_left` | 7 | city tiles left per type K1..K7 / 3 (R13) |
+| 6864:6870 | `spells_used` | 6 | X token on each spell, printed order S1 S2 S4 S5 S3 S6 (R75) |
+| 6870:6876 | `book_actions` | 6 | book action BA1..BA6 is in play (R8) |
+| 6876:6882 | `book_actions_used` | 6 | X token on book action BA1..BA6 |
+| 6882:6978 | `scholar_spaces` | 16 x 6 | occupant of science space discipline * 4 + space (space 0: the 3 space, 1-3: the 2 spaces): rel. seat, neutral |
+| 6978:6985 | `neutral_left` | 7 | neutral pieces left / supply (1 each, 5 towers): workshop .. monument (R1) |
+| 6985:6986 | `pavilions_left` | 1 | pavilions left / 8 |
+| 6986:6991 | `neutral_faction` | 5 | 2 players, no Automa: area token / 15 (0 while face down: setup and rounds 1-5, R25), neutral science levels / 12 (R24) |
+| 6991:6999 | `round` | 8 | round one-hot: setup, 1..6, over |
+| 6999:7004 | `phase` | 5 | phase one-hot: setup income actions science over |
+| 7004:7076 | `round_tiles` | 6 x 12 | round scoring tile of rounds 1..6, one-hot T1..T12 (R6) |
+| 7076:7080 | `final_tile` | 4 | final round tile F1..F4 (R7) |
+| 7080:7085 | `start_player` | 5 | start player, relative seat |
+| 7085:7169 | `setup_bundle_faction` | 7 x 12 | setup only (else 0), standard distribution: faction of the set of each terrain (R15) |
+| 7169:7239 | `setup_bundle_bonus` | 7 x 10 | setup only (else 0), standard distribution: bonus tile of each untaken set |
+| 7239:7275 | `setup_draft` | 36 | setup only (else 0): draft pools (R16) or the solo offer: planning cards 7, factions 12, palace tiles 17 |
+| 7275:7359 | `setup_solo_pairs` | 12 x 7 | setup only (else 0), solo pick (AUTOMA.md 3.3): faction offered with planning card, one-hot |
+| 7359:7394 | `pending_kind` | 35 | pending decision kind one-hot (observation.DECISION_KINDS, in Kind order) |
+| 7394:7399 | `pending_seat` | 5 | seat to decide, relative (0 = the observer decides) |
+| 7399:7400 | `pending_count` | 1 | spades (free spades of a TB) / books / steps (above 7 at a key) / new city rewards still to go / 8; power offered / 16 |
+| 7400:7404 | `pending_flags` | 4 | Terraform & Build flags: buy spades, Workshop allowed, Lizards, no jump |
+| 7404:7411 | `pending_building` | 7 | building of a pending initial or neutral placement or upgrade, workshop .. monument (palace 16's Guild: 0, its kind says it) |
+| 7411:7414 | `pending_source` | 3 | upgrade source: paid action, free (palace 4, BA5), palace 3 swap |
+| 7414:7417 | `pending_bridge` | 3 | bridge mode: spell/printed, Moles; bridges left / 3 |
+| 7417:7421 | `pending_discipline` | 4 | discipline of a key decision (R50) |
+| 7421:7422 | `pending_option` | 1 | second action (MAIN) / during setup / from palace 11 |
+| 7422:7425 | `pending_parts` | 3 | palace 15 parts left: spades, bridges, books (R135) |
+| 7425:7430 | `pending_builder` | 5 | power offer: the builder, relative seat (R42) |
+| 7430:7435 | `pending_turn` | 5 | Phase II: the seat whose turn it is, relative (decisions also come in others' turns) |
+| 7435:7437 | `pending_acquisition` | 2 | reward order (R55.4): the upgrade's competency / palace tile |
 
 `state()` returns the observation of `player_0` (seat 0's egocentric view is the absolute
 layout: relative seat r = seat r), with `state_space` equal to that Box.
@@ -256,7 +258,7 @@ from aoi_env.vector import VectorGame
 vec = VectorGame("aoi(players=3)", n=16, seed=0)  # auto-reset: every game always has a decision
 rng = np.random.default_rng(0)
 for _ in range(1000):
-    obs = vec.observations()  # float32[16, 7297], each game seen by its deciding seat
+    obs = vec.observations()  # float32[16, 7437], each game seen by its deciding seat
     masks = vec.legal_masks()  # int8[16, 276]
     step = vec.step(vec.random_actions(rng))  # or a policy's actions, one legal id per game
     for i in np.flatnonzero(step.done):  # finished games: final scores, rewards and seeds
@@ -269,11 +271,12 @@ which is what `VectorGame.observations` does.
 
 ## Version History
 
-* v0: first release: all rules R1-R146, action schema 1 (aoi-env 0.1.0).  Observation schema 4
-  (7,297 floats); before the release it was 1 (5,891 floats), then 2 (5,987: whose turn it is in
+* v0: first release: all rules R1-R146, action schema 1 (aoi-env 0.1.0).  Observation schema 5
+  (7,437 floats); before the release it was 1 (5,891 floats), then 2 (5,987: whose turn it is in
   Phase II, the Lizards' hex, the reward-order and palace 15 context, offers above 8, the solo
-  pick), then 3 (6,127: the Automa's public cards and bonus row), then 4 (which hexes each
-  bridge joins, `hex_bridge_dirs` instead of the hexes it touches; coins / 100).  A model records the schema it was
+  pick), then 3 (6,127: the Automa's public cards and bonus row), then 4 (7,297: which hexes each
+  bridge joins, `hex_bridge_dirs` instead of the hexes it touches; coins / 100), then 5 (the
+  Automa's support card and her face-up action card, `player_automa_open`).  A model records the schema it was
   trained on, and loading one trained on another layout is a `ValueError`.
 """
 

@@ -117,7 +117,7 @@ from aoi_env.data.enums import Terrain
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
-OBS_SCHEMA_VERSION = 4  # 1: 5,891 floats; 2: 5,987; 3: 6,127; 4: 7,297 (the env card's Version History)
+OBS_SCHEMA_VERSION = 5  # 1: 5,891 floats; 2: 5,987; 3: 6,127; 4: 7,297; 5: 7,437 (the env card's Version History)
 
 P = NUM_POSITIONS
 S = MAX_SEATS
@@ -207,6 +207,13 @@ LAYOUT: tuple[Block, ...] = (
         (S, 2 + automa.NUM_CARDS),
         f"Automa seat: cards in her deck / {automa.NUM_CARDS}, in the reserve / {automa.NUM_CARDS}, then which "
         "cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3)",
+    ),
+    Block(
+        "player_automa_open",
+        (S, 2, automa.NUM_CARDS),
+        "Automa seat: her support card 1..14 (the top of her discard pile: the card drawn for her "
+        "current or last turn), then her action card on top of her deck once she has drawn this round "
+        "(AUTOMA.md 4.3: looked at, so her next support card is known; 4.6: reshuffled each round)",
     ),
     Block(
         "automa_bonus_row",
@@ -638,6 +645,7 @@ def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
     if g.config.players < n:  # the Automa's seats (solo): her level and faction
         view = _view(buf, "player_automa")
         cards = _view(buf, "player_automa_cards")
+        open_cards = _view(buf, "player_automa_open")
         for seat in range(g.config.players, n):
             r = relative_seat(seat, observer, n)
             rec = automa.record(g, seat)
@@ -647,6 +655,11 @@ def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
             cards[r, 1] = rec[automa.A_RESERVE_LEN] / automa.NUM_CARDS
             discard = rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]]
             cards[r, 1 + discard] = 1.0  # card c (1..14) -> column 1 + c
+            if discard.size:
+                open_cards[r, 0, discard[0] - 1] = 1.0
+            action = automa.open_action_card(rec)
+            if action:
+                open_cards[r, 1, action - 1] = 1.0
         _one_hot_rows(_view(buf, "automa_bonus_row"), glob[G_BONUS_ROW])
     if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
         _one_hot_rows(_view(buf, "setup_bundle_faction"), glob[G_BUNDLE_FACTION])

@@ -152,19 +152,23 @@ def _with_deck(game: Game, order: list[int]) -> Game:
 
 
 def test_automa_4_3_heuristic_does_not_peek_at_the_automas_face_down_deck() -> None:
-    """AUTOMA.md §3.5 / §4.3: her deck is face down, so the heuristic's choice may not depend on its
-    order.  The lookahead of ``done`` plays her next turn inside the engine; at decision 33 of this
-    game it used to pick ``done`` with her true deck and ``convert burn`` with it reversed."""
+    """AUTOMA.md §3.5 / §4.3: her deck is face down (but for the action card on top, looked at after
+    her draw), so the heuristic's choice may not depend on the order below it.  The lookahead of
+    ``done`` plays her next turn inside the engine; at decision 33 of this game it used to pick
+    ``done`` with her true deck and ``convert burn`` with it reversed."""
     g = Game("aoi(players=1,automa=simpletons:3)", seed=902)
     agent = HeuristicAgent(seed=2)
     for _ in range(33):
         g.apply_action(agent.choose(g))
-    deck = automa._pile(automa.record(g, 1), automa.A_DECK, automa.A_DECK_LEN)
-    assert len(deck) >= 4
+    rec = automa.record(g, 1)
+    deck = automa._pile(rec, automa.A_DECK, automa.A_DECK_LEN)
+    face_up = deck[:1] if automa.open_action_card(rec) else []
+    face_down = deck[len(face_up) :]
+    assert len(face_down) >= 3
     choices = set()
-    for order in (deck, deck[::-1], deck[1:] + deck[:1]):
+    for order in (face_down, face_down[::-1], face_down[1:] + face_down[:1]):
         twin = copy.deepcopy(agent)  # the same agent state for each order
-        choices.add(twin.choose(_with_deck(g, order)))
+        choices.add(twin.choose(_with_deck(g, face_up + order)))
     assert len(choices) == 1
 
 

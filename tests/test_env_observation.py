@@ -59,14 +59,14 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
     for name, sl, shape in layout():
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
         cursor = sl.stop
-    assert cursor == OBS_SIZE == 7297
+    assert cursor == OBS_SIZE == 7437
     obs = np.arange(OBS_SIZE, dtype=np.float32)
     v = views(obs)
     assert v["hex_terrain"].shape == (9, 117)
     assert v["hex_terrain"][1, 0] == 117  # plane 1 (plains), position 0 -> flat index 1 * 117 + 0
     v["pending_acquisition"][1] = -1.0  # views, not copies
     assert obs[OBS_SIZE - 1] == -1.0
-    with pytest.raises(ValueError, match=r"an observation has shape \(7297,\)"):
+    with pytest.raises(ValueError, match=r"an observation has shape \(7437,\)"):
         views(obs[:-1])
 
 
@@ -79,7 +79,7 @@ def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ob, "_write", short_write)
     numpy_encoder = ob.ObservationEncoder(compiled=False)  # the compiled twin has no block writer
-    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 7297"):
+    with pytest.raises(AssertionError, match="observation writer stopped at 1053, expected OBS_SIZE = 7437"):
         numpy_encoder.encode(g, 0)
 
     def wrong_order(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
@@ -450,20 +450,52 @@ def test_automa_deck_order_and_reserve_content_stay_hidden() -> None:
 
     g = Game("aoi(players=1,automa=druids:4)", seed=3)
     rng = np.random.default_rng(1)
-    for _ in range(60):
+    for _ in range(40):
         g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
     rec = automa.record(g, 1)
     deck, reserve = int(rec[automa.A_DECK_LEN]), int(rec[automa.A_RESERVE_LEN])
-    assert deck >= 2 and reserve >= 1
+    open_top = int(automa.open_action_card(rec) != 0)  # her face-up action card stays (AUTOMA.md 4.3)
+    assert deck >= 2 + open_top and reserve >= 1
     other = g.clone()
     r2 = automa.record(other, 1)
-    r2[automa.A_DECK.start : automa.A_DECK.start + deck] = rec[automa.A_DECK.start : automa.A_DECK.start + deck][::-1]
-    a, b = automa.A_DECK.start, automa.A_RESERVE.start
+    face_down = slice(automa.A_DECK.start + open_top, automa.A_DECK.start + deck)
+    r2[face_down] = rec[face_down][::-1]
+    a, b = automa.A_DECK.start + open_top, automa.A_RESERVE.start
     r2[a], r2[b] = rec[b], rec[a]  # a card moved from the deck to the reserve and back
     assert not np.array_equal(rec, r2)
     for seat in range(2):  # both encoders (checked equal to each other by both_encoders)
         for name, view in both_encoders(g, seat).items():
             np.testing.assert_array_equal(view, both_encoders(other, seat)[name], err_msg=name)
+
+
+def test_automa_support_and_face_up_action_card_are_observed_and_kept_by_resample() -> None:
+    """AUTOMA.md 4.3: each draw puts her support card face up on the discard pile and looks at
+    the action card, which stays on top of her deck and is her next support card; everyone knows
+    both until the deck is reshuffled before the next round (4.6).  The observation shows them,
+    swapping that top card with a face-down one changes it, and ``hidden.resample`` keeps it."""
+    from aoi_env.core import automa
+    from aoi_env.core.hidden import resample
+
+    g = Game("aoi(players=1,automa=powermongers:3)", seed=5)
+    rng = np.random.default_rng(2)
+    while not (automa.open_action_card(automa.record(g, 1)) and g.current_seat() == 0):
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    rec = automa.record(g, 1)
+    support, action = int(rec[automa.A_DISCARD.start]), automa.open_action_card(rec)
+    assert action == int(rec[automa.A_DECK.start]) and int(rec[automa.A_DECK_LEN]) >= 2
+    seen = both_encoders(g, 0)["player_automa_open"][1]  # relative seat 1 = the Automa
+    assert (np.flatnonzero(seen[0]) + 1).tolist() == [support] and (np.flatnonzero(seen[1]) + 1).tolist() == [action]
+    swapped = g.clone()
+    r2 = automa.record(swapped, 1)
+    top, below = automa.A_DECK.start, automa.A_DECK.start + 1
+    r2[top], r2[below] = rec[below], rec[top]
+    assert not np.array_equal(
+        both_encoders(swapped, 0)["player_automa_open"], both_encoders(g, 0)["player_automa_open"]
+    )
+    for k in range(20):
+        assert automa.open_action_card(automa.record(resample(g, np.random.default_rng(k)), 1)) == action
+    fresh = Game("aoi(players=1,automa=powermongers:3)", seed=5)  # before her first draw: nothing open
+    assert not both_encoders(fresh, 0)["player_automa_open"].any()
 
 
 def test_the_deciding_seats_observation_determines_its_legal_ids() -> None:

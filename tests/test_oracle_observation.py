@@ -127,7 +127,7 @@ from aoi_env.testing import Scenario, biased_random_action, play
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "docs" / "environment.md"
-OBS_SIZE = 7297  # the card: "Observation Shape | dict: `observation` (7297,), `action_mask` (276,)"
+OBS_SIZE = 7437  # the card: "Observation Shape | dict: `observation` (7437,), `action_mask` (276,)"
 NUM_ACTIONS = 276
 ATOL = 1e-6
 
@@ -157,8 +157,8 @@ def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def test_card_table_is_contiguous_and_matches_the_public_layout() -> None:
-    """The card's table tiles 0..7297 without gaps and agrees with ``observation.layout()``."""
-    assert len(BLOCKS) == 73
+    """The card's table tiles 0..7437 without gaps and agrees with ``observation.layout()``."""
+    assert len(BLOCKS) == 74
     cursor = 0
     for name, sl, shape, _ in BLOCKS:
         assert sl.start == cursor and sl.stop - sl.start == int(np.prod(shape)), name
@@ -381,8 +381,11 @@ def truth(g: Game, observer: int, seen: Counter) -> dict[str, np.ndarray]:
             E["player_automa_cards"][r, :2] = a[am.A_DECK_LEN] / 14, a[am.A_RESERVE_LEN] / 14
             discard = a[am.A_DISCARD][: a[am.A_DISCARD_LEN]]
             E["player_automa_cards"][r, 2 + discard - 1] = 1
-            if discard.size:
+            if discard.size:  # the card drawn last is on top; the one after it was looked at (4.3)
                 seen["automa discard pile"] += 1
+                E["player_automa_open"][r, 0, discard[0] - 1] = 1
+                if a[am.A_DECK_LEN]:
+                    E["player_automa_open"][r, 1, a[am.A_DECK][0] - 1] = 1
             if seat == observer:
                 seen["automa observer"] += 1
         elif pl[P_FACTION] >= 0:

@@ -224,6 +224,13 @@ def _store(rec: np.ndarray, field: slice, length: int, cards: list[int]) -> None
     rec[length] = len(cards)
 
 
+def open_action_card(rec: np.ndarray) -> int:
+    """Her action card on top of her deck once she has drawn this round, else 0: §4.3 looks at it
+    after each draw (so everyone knows her next support card), and the deck is reshuffled with
+    an empty discard pile before every round (§4.6)."""
+    return int(rec[A_DECK.start]) if rec[A_DISCARD_LEN] > 0 and rec[A_DECK_LEN] > 0 else 0
+
+
 def faction_of(g: Game, seat: int) -> str:
     return automa_data().faction_names[int(record(g, seat)[A_FACTION])]
 

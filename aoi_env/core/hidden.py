@@ -3,7 +3,8 @@
 A seat cannot see (the observation leaves out, tests/test_env_observation.py):
 
 * the order of each Automa's face-down deck and reserve (AUTOMA.md §3.5, §4.3), except level 1's
-  *3 on top of the reserve in round 1;
+  *3 on top of the reserve in round 1 and her action card on top of the deck once she has drawn
+  this round (§4.3 looks at it: it is her next support card);
 * the 2-player neutral faction's area token before round 6 (R25);
 * the seed of later chance: the Automa's reshuffles between rounds (§4.6) and random setup
   choices still to come.
@@ -14,7 +15,8 @@ on what it may not know.  ``resample(game, rng)`` returns a clone in which they 
 what the seat knows; the search then depends only on the seat's information and ``rng``.
 
 At level 1 the reserve's top card in round 1 is *3 (§3.5 step 4: the rules put it there, so it
-is no secret); it stays on top and only the rest of the reserve is redrawn.
+is no secret); it stays on top and only the rest of the reserve is redrawn.  Her face-up action
+card stays on top of her deck in the same way (``automa.open_action_card``).
 
 Known limit: the *content* of an Automa's deck is kept.  It is partly hidden (§3.5's extra
 cards come from the reserve, and each round the reserve's top card joins the deck), but its
@@ -44,9 +46,13 @@ def resample(game: Game, rng: np.random.Generator) -> Game:
     for seat in range(g.config.players, g.seats):
         rec = automa.record(g, seat)
         known_top = automa.automa_data().levels[int(rec[automa.A_LEVEL])]["to_reserve_top"]
+        action = automa.open_action_card(rec)  # §4.3: looked at after her draw, so known to all
         for cards, length in ((automa.A_DECK, automa.A_DECK_LEN), (automa.A_RESERVE, automa.A_RESERVE_LEN)):
             pile = sorted(automa._pile(rec, cards, length))  # sorted first: the true order leaves no trace
             top = []
+            if cards == automa.A_DECK and action:
+                top = [action]
+                pile.remove(action)
             if cards == automa.A_RESERVE and known_top is not None and int(known_top) in pile:
                 top = [int(known_top)]  # §3.5 step 4: level 1's *3 lies face down on top, as everyone knows
                 pile.remove(top[0])  # (it is in the reserve only in round 1, and always on top there)
