@@ -69,7 +69,7 @@ views below; `layout()` their slices.
 | 5388:5393 | `player_present` | 5 | the relative seat is taken in this game (a player or an Automa) |
 | 5393:5433 | `player_automa` | 5 x 8 | Automa seat: level / 5, then her faction one-hot (docs/automa.md order) |
 | 5433:5513 | `player_automa_cards` | 5 x 16 | Automa seat: cards in her deck / 14, in the reserve / 14, then which cards 1..14 lie face up on her discard pile (AUTOMA.md 4.3) |
-| 5513:5653 | `player_automa_open` | 5 x 2 x 14 | Automa seat: her support card 1..14 (the top of her discard pile: the card drawn for her current or last turn), then her action card on top of her deck once she has drawn this round (AUTOMA.md 4.3: looked at, so her next support card is known; 4.6: reshuffled each round) |
+| 5513:5653 | `player_automa_open` | 5 x 2 x 14 | Automa seat: her support card 1..14 (the top of her discard pile: the card drawn for her current or last turn this round), then her action card on top of her deck once she has drawn this round (AUTOMA.md 4.3: looked at, so her next support card is known; 4.6: reshuffled each round) |
 | 5653:5713 | `automa_bonus_row` | 6 x 10 | games with an Automa (else 0): bonus tile B1..B10 in each slot of her row (AUTOMA.md 3.7) |
 | 5713:5773 | `player_faction` | 5 x 12 | faction one-hot (data order); 0 on an Automa seat (see player_automa) |
 | 5773:5808 | `player_board` | 5 x 7 | planning board = native terrain one-hot (an Automa: her terrain) |

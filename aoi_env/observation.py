@@ -212,7 +212,7 @@ LAYOUT: tuple[Block, ...] = (
         "player_automa_open",
         (S, 2, automa.NUM_CARDS),
         "Automa seat: her support card 1..14 (the top of her discard pile: the card drawn for her "
-        "current or last turn), then her action card on top of her deck once she has drawn this round "
+        "current or last turn this round), then her action card on top of her deck once she has drawn this round "
         "(AUTOMA.md 4.3: looked at, so her next support card is known; 4.6: reshuffled each round)",
     ),
     Block(
