@@ -176,6 +176,20 @@ def test_automa_faction_is_not_cut_in_the_text_view() -> None:
     assert "A:powermongers:5" in players_text(g)
 
 
+def test_automa_md_4_3_support_and_face_up_action_card_are_shown() -> None:
+    """AUTOMA.md §4.3: after her draw everyone sees the support card and the action card left on
+    top of her deck (her next support card); a human at the terminal sees them too.  Starter cards
+    are written as AUTOMA.md writes them (``*2``).  Before her first draw of a round: neither."""
+    from aoi_env.core import automa
+
+    assert "support card" not in players_text(Game("aoi(players=1,automa=druids:3)", seed=4))
+    g = play_random("aoi(players=1,automa=druids:3)", 4, lambda g: automa.open_action_card(automa.record(g, 1)) > 0)
+    rec = automa.record(g, 1)
+    support, action = int(rec[automa.A_DISCARD.start]), automa.open_action_card(rec)
+    label = {c: f"*{c}" if automa.automa_data().cards[c].starter else str(c) for c in (support, action)}
+    assert f"support card {label[support]}, action card {label[action]} on top" in players_text(g)
+
+
 def test_automa_md_4_5_bonus_row_deck_size_and_marked_buildings() -> None:
     """AUTOMA.md §4.5 bonus row: the display is shown left to right (her cards take a tile by
     position); her deck only as a count (the order is hidden); her marked buildings by name."""

@@ -224,6 +224,11 @@ def _store(rec: np.ndarray, field: slice, length: int, cards: list[int]) -> None
     rec[length] = len(cards)
 
 
+def card_label(card: int) -> str:
+    """A card as AUTOMA.md writes it: ``*2`` for a starter card, ``11`` for an advanced one."""
+    return f"*{card}" if automa_data().cards[card].starter else str(card)
+
+
 def open_action_card(rec: np.ndarray) -> int:
     """Her action card on top of her deck once she has drawn this round, else 0: §4.3 looks at it
     after each draw (so everyone knows her next support card), and the deck is reshuffled with

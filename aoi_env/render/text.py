@@ -6,7 +6,8 @@ sets of the standard distribution while they are picked (R15).  Every hex is ``C
 wide (terrain, building, owner, mark), so pavilions, neutral pieces and an Automa's marked
 buildings show without breaking the grid; the built bridges and a legend follow the grid.  The
 player table shows a drafted palace tile in brackets until the Palace is built (R16) and an
-Automa's faction and level, cards left in her deck (never their order) and marked buildings.
+Automa's faction and level, cards left in her deck (never their order), her support and face-up
+action card (AUTOMA.md §4.3) and marked buildings.
 """
 
 from __future__ import annotations
@@ -362,14 +363,21 @@ def holdings_text(g: Game, seat: int) -> str:
 
 
 def automa_text(g: Game, seat: int) -> str:
-    """An Automa's public extras: how many cards her deck holds (never their order), her marked
-    buildings (AUTOMA.md §5.1)."""
-    deck = int(automa.record(g, seat)[automa.A_DECK_LEN])
+    """An Automa's public extras: how many cards her deck holds (never their order), this round's
+    support card and the action card looked at on top of her deck (AUTOMA.md §4.3), her marked
+    buildings (§5.1)."""
+    rec = automa.record(g, seat)
+    deck = int(rec[automa.A_DECK_LEN])
     h = g.state.hexes
     marked = [hex_name(p) for p in np.flatnonzero((h[:, H_MARK] > 0) & (h[:, H_OWNER] == seat))]
+    cards = ""
+    if rec[automa.A_DISCARD_LEN] > 0:
+        cards = f", support card {automa.card_label(int(rec[automa.A_DISCARD.start]))}"
+        action = automa.open_action_card(rec)
+        cards += f", action card {automa.card_label(action)} on top" if action else ""
     return (
         f"     Automa {automa.faction_of(g, seat)} level {automa.level_of(g, seat)}: {_n(deck, 'card')} left in "
-        f"her deck (order hidden), marked buildings: {' '.join(marked) or '-'}"
+        f"her deck (order hidden){cards}, marked buildings: {' '.join(marked) or '-'}"
     )
 
 
