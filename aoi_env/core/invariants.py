@@ -507,18 +507,6 @@ SETUP_KIND_STEPS = {
 LAST_SETUP_STEP = 7  # the counter once the first round has started
 
 
-def _setup_stage(g: Game, out: list[str]) -> None:
-    s = g.state
-    step, phase = int(s.glob[G_SETUP_STEP]), int(s.glob[G_PHASE])
-    setup = phase == Phase.SETUP
-    if not (1 <= step < LAST_SETUP_STEP if setup else step == LAST_SETUP_STEP):
-        out.append(f"setup step {step} in phase {_phase_name(phase)}")
-        return
-    for kind in set(s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK)), 0].tolist()):
-        if kind in SETUP_KIND_STEPS and not (setup and step in SETUP_KIND_STEPS[kind]):
-            out.append(f"a {Kind(kind).name.lower()} decision waits at setup step {step}, phase {_phase_name(phase)}")
-
-
 PHASE_KINDS = {
     Kind.MAIN: Phase.ACTIONS, Kind.POST: Phase.ACTIONS, Kind.END_ACTION: Phase.ACTIONS,
     Kind.PASS_BONUS: Phase.ACTIONS, Kind.AUTOMA_STEP: Phase.ACTIONS,
@@ -528,12 +516,24 @@ PHASE_KINDS = {
 bonus).  Not END_TURN: ``testing.Scenario.decide`` puts one under a decision of any phase."""
 
 
-def _phase_kinds(g: Game, out: list[str]) -> None:
-    """Every pending entry belongs to this phase: a stack made deeper by hand shows rows an
-    earlier turn left below the depth (``pending.pop`` only moves the depth)."""
+def _pending_rows(g: Game) -> list[list[int]]:
+    """The pending stack's rows, bottom first (a depth out of range is ``_stack``'s report)."""
+    return g.state.stack[: max(0, min(int(g.state.glob[G_DEPTH]), MAX_STACK))].tolist()
+
+
+def _stage(g: Game, out: list[str]) -> None:
+    """The setup's step counter and every pending entry belong to this phase and stage: a stack
+    made deeper by hand shows rows an earlier turn left below the depth (``pending.pop`` only
+    moves the depth), a step counter edited by hand skips a stage of the setup."""
     s = g.state
-    phase = int(s.glob[G_PHASE])
-    for kind in set(s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK)), 0].tolist()):
+    step, phase = int(s.glob[G_SETUP_STEP]), int(s.glob[G_PHASE])
+    setup = phase == Phase.SETUP
+    if not (1 <= step < LAST_SETUP_STEP if setup else step == LAST_SETUP_STEP):
+        out.append(f"setup step {step} in phase {_phase_name(phase)}")
+        return
+    for kind in {row[0] for row in _pending_rows(g)}:
+        if kind in SETUP_KIND_STEPS and not (setup and step in SETUP_KIND_STEPS[kind]):
+            out.append(f"a {Kind(kind).name.lower()} decision waits at setup step {step}, phase {_phase_name(phase)}")
         if PHASE_KINDS.get(kind, phase) != phase:
             out.append(f"a {Kind(kind).name.lower()} entry is pending in phase {_phase_name(phase)}")
 
@@ -549,7 +549,7 @@ def _setup_picks(g: Game, out: list[str]) -> None:
         offered = set(s.glob[pool].tolist()) - {-1} if s.glob[G_PHASE] == Phase.SETUP else set()
         if len(held) != len(set(held)) or offered & set(held):
             out.append(f"{what}s {held} held by the seats, {sorted(offered)} on offer: one is in two places")
-    rows = s.stack[: max(0, min(int(s.glob[G_DEPTH]), MAX_STACK))].tolist()
+    rows = _pending_rows(g)
     drafting = [row[1] for row in rows if row[0] == Kind.DRAFT_PICK]
     if drafting:
         kinds = ((P_BOARD, G_DRAFT_BOARDS), (P_FACTION, G_DRAFT_FACTIONS), (P_DRAFT_PALACE, G_DRAFT_PALACES))
@@ -681,8 +681,7 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _competencies,
     _cities,
     _automa,
-    _setup_stage,
-    _phase_kinds,
+    _stage,
     _setup_picks,
     _turn_order,
     _stack,
