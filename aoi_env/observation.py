@@ -655,11 +655,9 @@ def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
             cards[r, 1] = rec[automa.A_RESERVE_LEN] / automa.NUM_CARDS
             discard = rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]]
             cards[r, 1 + discard] = 1.0  # card c (1..14) -> column 1 + c
-            if discard.size:
-                open_cards[r, 0, discard[0] - 1] = 1.0
-            action = automa.open_action_card(rec)
-            if action:
-                open_cards[r, 1, action - 1] = 1.0
+            for row, card in enumerate((automa.support_card(rec), automa.open_action_card(rec))):
+                if card:
+                    open_cards[r, row, card - 1] = 1.0
         _one_hot_rows(_view(buf, "automa_bonus_row"), glob[G_BONUS_ROW])
     if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
         _one_hot_rows(_view(buf, "setup_bundle_faction"), glob[G_BUNDLE_FACTION])

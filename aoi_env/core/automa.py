@@ -229,6 +229,12 @@ def card_label(card: int) -> str:
     return f"*{card}" if automa_data().cards[card].starter else str(card)
 
 
+def support_card(rec: np.ndarray) -> int:
+    """This round's support card, face up on top of her discard pile (§4.3), else 0 (the pile is
+    shuffled into the new deck before every round, §4.6)."""
+    return int(rec[A_DISCARD.start]) if rec[A_DISCARD_LEN] > 0 else 0
+
+
 def open_action_card(rec: np.ndarray) -> int:
     """Her action card on top of her deck once she has drawn this round, else 0: §4.3 looks at it
     after each draw (so everyone knows her next support card), and the deck is reshuffled with

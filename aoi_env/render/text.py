@@ -370,11 +370,9 @@ def automa_text(g: Game, seat: int) -> str:
     deck = int(rec[automa.A_DECK_LEN])
     h = g.state.hexes
     marked = [hex_name(p) for p in np.flatnonzero((h[:, H_MARK] > 0) & (h[:, H_OWNER] == seat))]
-    cards = ""
-    if rec[automa.A_DISCARD_LEN] > 0:
-        cards = f", support card {automa.card_label(int(rec[automa.A_DISCARD.start]))}"
-        action = automa.open_action_card(rec)
-        cards += f", action card {automa.card_label(action)} on top" if action else ""
+    support, action = automa.support_card(rec), automa.open_action_card(rec)
+    cards = f", support card {automa.card_label(support)}" if support else ""
+    cards += f", action card {automa.card_label(action)} on top" if action else ""
     return (
         f"     Automa {automa.faction_of(g, seat)} level {automa.level_of(g, seat)}: {_n(deck, 'card')} left in "
         f"her deck (order hidden){cards}, marked buildings: {' '.join(marked) or '-'}"
