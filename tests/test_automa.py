@@ -562,3 +562,57 @@ def test_automa_seat_reads_no_faction_abilities() -> None:
     assert g.tab.faction_special[faction] == {} and g.tab.faction_events[faction] == {}
     assert g.tab.faction_income[faction] == {} and g.tab.faction_start[faction] == {}
     assert len(g.tab.faction_special) == 12 + 1 and g.tab.faction_special[11] == {"power": 5, "second_action": 1}
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("factions", "druids", "faction_action"), ["tb", "advanse2"], "factions.druids.faction_action"),
+        (("factions", "kuddlers", "tie_breakers"), ["closest", "human_apt"], "factions.kuddlers.tie_breakers"),
+        (("factions", "druids", "vp_modifier"), 1, "factions.druids.vp_modifier"),
+        (("factions", "druids", "colour"), "green", "factions.druids: unknown field"),
+        (("factions", "druids", "steps"), {"alchemy": 2}, "factions.druids.steps"),
+        (("cards", 3, "actions"), ["scholar", "shout"], "cards.3.actions"),
+        (("cards", 3, "vp"), 2, "cards.3"),
+        (("cards", 1, "vp"), "LD", "cards.1.vp"),
+        (("cards", 4, "structure"), "X", "cards.4.structure"),
+        (("cards", 4, "bonus"), "top", "cards.4.bonus"),
+        (("cards", 4, "count"), 0, "cards.4.count"),
+        (("cards", 4, "setup"), ["A", "Z"], "cards.4.setup"),
+        (("round_tiles", "T3", "discipline"), "alchemy", "round_tiles.T3.discipline"),
+        (("schema_version",), 2, "schema_version"),
+    ],
+)
+def test_automa_md_a_misspelt_automa_yaml_is_refused_naming_the_entry(path, value, message):
+    """AUTOMA.md §2.2, §2.5, §7: every card action, Faction-action step and tie-breaker named in
+    automa.yaml is one the code acts on; before this check a misspelt step (``advanse2``) was
+    dropped in silence and the game started without it."""
+    import copy
+
+    import yaml
+
+    from aoi_env.core.automa import check_automa_yaml
+    from aoi_env.data import DATA_DIR, DataError
+
+    raw = yaml.safe_load((DATA_DIR / "automa.yaml").read_text(encoding="utf-8"))
+    check_automa_yaml(raw)  # the shipped file passes
+    edited = copy.deepcopy(raw)
+    node = edited
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(DataError, match=f"automa.yaml: {message}"):
+        check_automa_yaml(edited)
+
+
+def test_automa_md_card_and_faction_steps_come_from_the_step_tables():
+    """AUTOMA.md §4.4: every printed action but faction / innovation / vp is one step of
+    ``PRINTED_STEPS``; the Faction action's parts come from ``FACTION_STEPS`` with the faction flag."""
+    from aoi_env.core import automa as am
+
+    assert am.build_steps(4, 1, 1, "simpletons", 2)[0] == (am.TB, 0, 0)  # card 4: [tb]
+    assert am.build_steps(3, 1, 1, "simpletons", 2) == [(am.SCHOLAR, 0, 0)]
+    druids = am.build_steps(5, 1, 1, "druids", 2)  # card 5: [faction]; druids: [tb, advance2]
+    assert druids == [(am.TB, 0, am.FACTION_FLAG), (am.ADVANCE, 2, am.FACTION_FLAG)]
+    wanderers = am.build_steps(5, 1, 4, "wanderers", 5)  # [tb_anywhere, vp], DL(5, round 4) - 1
+    assert wanderers == [(am.TB_ANYWHERE, 0, am.FACTION_FLAG), (am.VP, 4 - 1, am.FACTION_FLAG)]

@@ -51,7 +51,7 @@ from aoi_env.core.state import (
     P_SCIENCE,
     P_VP,
 )
-from aoi_env.data import DATA_DIR, NUM_POSITIONS, ROUNDS
+from aoi_env.data import DATA_DIR, NUM_POSITIONS, ROUNDS, DataError
 from aoi_env.data.enums import Building, Terrain
 
 if TYPE_CHECKING:
@@ -76,6 +76,20 @@ STEP_NAMES = {
 }
 """Captions of the step codes (replays, ``aoi play``; AUTOMA.md §5)."""
 FACTION_FLAG = 1  # p4: the step came from the Faction action (§4.4.1: faction tie-breakers)
+
+# Printed card actions and Faction-action parts that are one step each: (code, value) (§4.4, §2.5).
+# "faction", "innovation" (round 3 on) and "vp" (a number or DL) are built in ``build_steps``.
+PRINTED_STEPS = {
+    "tb": (TB, 0),
+    "upgrade": (UPGRADE, 0),
+    "block": (BLOCK, 0),
+    "scholar": (SCHOLAR, 0),
+    "advance": (ADVANCE, 1),
+}
+FACTION_STEPS = {"tb": (TB, 0), "tb_anywhere": (TB_ANYWHERE, 0), "advance2": (ADVANCE, 2)}
+CARD_ACTIONS = frozenset({*PRINTED_STEPS, "faction", "innovation", "vp"})
+FACTION_ACTIONS = frozenset({*FACTION_STEPS, "vp"})
+TIE_BREAKERS = frozenset({"atp", "human_atp", "closest", "most_power", "direction"})  # §5.1, §7
 
 
 # ------------------------------------------------------------------------------------------------
@@ -112,10 +126,73 @@ class AutomaData:
     initial_workshops: dict[str, dict[str, dict[str, tuple[int, int]]]]
 
 
+def _fail(where: str, what: str, got: Any) -> None:
+    raise DataError(f"automa.yaml: {where}: {what}, got {got!r}")
+
+
+def check_automa_yaml(raw: dict[str, Any]) -> None:
+    """Every name in automa.yaml is one the Automa's code acts on: a misspelt step or tie-breaker
+    would otherwise be skipped in silence (``build_steps`` and ``pick_hex`` ignore what they do not know)."""
+    if raw.get("schema_version") != 1:
+        _fail("schema_version", "expected 1", raw.get("schema_version"))
+    letters = set(raw["initial_workshops"]["1-3"])
+    for n, c in raw["cards"].items():
+        where = f"cards.{n}"
+        fields = {"starter", "actions", "vp", "pass", "structure", "atp", "dir", "count", "science", "bonus", "setup"}
+        if set(c) - fields or set(c) | {"vp"} != fields:
+            _fail(where, f"expected the fields {sorted(fields)} (vp only with a vp action)", sorted(c))
+        if not c["actions"] or set(c["actions"]) - CARD_ACTIONS:
+            _fail(f"{where}.actions", f"expected some of {sorted(CARD_ACTIONS)}", c["actions"])
+        if ("vp" in c["actions"]) != ("vp" in c) or not (
+            c.get("vp") is None or c["vp"] == "DL" or type(c["vp"]) is int
+        ):
+            _fail(f"{where}.vp", "a number or DL exactly when the card has a vp action", c.get("vp"))
+        for key, valid in (("structure", ("M", "MR", "U", "UR")), ("atp", ("A", "B")), ("dir", ("RD", "LU")),
+                           ("science", ("SCORE", "CATCH")), ("bonus", ("left", "middle", "right"))):  # fmt: skip
+            if c[key] not in valid:
+                _fail(f"{where}.{key}", f"expected one of {', '.join(valid)}", c[key])
+        if type(c["count"]) is not int or c["count"] < 1:
+            _fail(f"{where}.count", "expected a positive number", c["count"])
+        if len(c["setup"]) != 2 or not set(c["setup"]) <= letters:
+            _fail(f"{where}.setup", f"expected two of the letters {sorted(letters)}", c["setup"])
+    for name, f in raw["factions"].items():
+        where = f"factions.{name}"
+        fields = {"steps", "faction_action", "vp_modifier", "tie_breakers", "double_pass_vp_if_first",
+                  "end_vp_per_building", "advance_after_build_power"}  # fmt: skip
+        if set(f) - fields:
+            _fail(where, f"unknown field(s); valid: {sorted(fields)}", sorted(set(f) - fields))
+        if set(f["steps"]) - set(DISC_KEYS):
+            _fail(f"{where}.steps", f"expected disciplines {list(DISC_KEYS)}", f["steps"])
+        if not f["faction_action"] or set(f["faction_action"]) - FACTION_ACTIONS:
+            _fail(f"{where}.faction_action", f"expected some of {sorted(FACTION_ACTIONS)}", f["faction_action"])
+        if ("vp" in f["faction_action"]) != ("vp_modifier" in f):
+            _fail(
+                f"{where}.vp_modifier", "expected exactly when the Faction action has a vp step", f.get("vp_modifier")
+            )
+        if set(f.get("tie_breakers", ())) - TIE_BREAKERS:
+            _fail(f"{where}.tie_breakers", f"expected some of {sorted(TIE_BREAKERS)}", f["tie_breakers"])
+    for tiles, ids in (
+        ("round_tiles", {f"T{i}" for i in range(1, 13)}),
+        ("final_tiles", {f"F{i}" for i in range(1, 5)}),
+    ):
+        if set(raw[tiles]) != ids:
+            _fail(tiles, f"expected the tiles {sorted(ids)}", sorted(raw[tiles]))
+        for tid, row in raw[tiles].items():
+            if row["discipline"] not in DISC_KEYS:
+                _fail(f"{tiles}.{tid}.discipline", f"expected one of {list(DISC_KEYS)}", row["discipline"])
+    if sorted(raw["atp_wheel"]) != sorted(TERRAIN_KEYS):
+        _fail("atp_wheel", "expected the 7 terrains", raw["atp_wheel"])
+    for side, table in raw["initial_workshops"].items():
+        for letter, row in table.items():
+            if set(row) != set(TERRAIN_KEYS):
+                _fail(f"initial_workshops.{side}.{letter}", "expected a hex for each of the 7 terrains", sorted(row))
+
+
 @functools.cache
 def automa_data() -> AutomaData:
     with open(DATA_DIR / "automa.yaml", encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
+    check_automa_yaml(raw)
     cards = {}
     for n, c in raw["cards"].items():
         cards[int(n)] = Card(
@@ -309,24 +386,12 @@ def build_steps(action: int, support: int, rnd: int, faction: str, level: int) -
         part: list[tuple[int, int, int]] = []
         if printed == "faction":
             for sub in fdata["faction_action"]:
-                if sub == "tb":
-                    part.append((TB, 0, FACTION_FLAG))
-                elif sub == "tb_anywhere":
-                    part.append((TB_ANYWHERE, 0, FACTION_FLAG))
-                elif sub == "advance2":
-                    part.append((ADVANCE, 2, FACTION_FLAG))
-                elif sub == "vp":
+                if sub == "vp":
                     part.append((VP, max(dl_vp(level, rnd) + int(fdata.get("vp_modifier", 0)), 0), FACTION_FLAG))
-        elif printed == "tb":
-            part.append((TB, 0, 0))
-        elif printed == "upgrade":
-            part.append((UPGRADE, 0, 0))
-        elif printed == "block":
-            part.append((BLOCK, 0, 0))
-        elif printed == "scholar":
-            part.append((SCHOLAR, 0, 0))
-        elif printed == "advance":
-            part.append((ADVANCE, 1, 0))
+                else:
+                    part.append((*FACTION_STEPS[sub], FACTION_FLAG))
+        elif printed in PRINTED_STEPS:
+            part.append((*PRINTED_STEPS[printed], 0))
         elif printed == "innovation":
             if rnd >= 3:  # §4.4.5: only from round 3 on
                 part.append((INNOVATION, 0, 0))
