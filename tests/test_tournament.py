@@ -186,14 +186,6 @@ def test_schedule_with_automa_participants_rotates_only_the_player_seats_evenly(
         schedule(parse_participants(["automa:3", "automa:druids:4"]), 2, 1, GameConfig(), seed=0)
 
 
-def test_automa_participant_without_engine_support_is_rejected(monkeypatch):
-    """Before the engine had the 'automa' parameter such a participant was a clear error."""
-    monkeypatch.setattr("train.tournament.automa_supported", lambda: False)
-    ps = parse_participants(["random", "automa:3"])
-    with pytest.raises(ValueError, match="Automa is not available yet"):
-        schedule(ps, 2, 2, GameConfig(), seed=0)
-
-
 # -- summary -------------------------------------------------------------------------------------
 
 

@@ -14,8 +14,7 @@ The Automa's turns are played by the engine inside the move that hands her the t
 before her turn gets extra frames (``aoi_env.core.flow.automa_frames``): the position after the move itself, then
 one after each of her steps (``move 12/80: seat 1 (Automa) build``, AUTOMA.md §5) or her pass.
 
-SVG output uses ``aoi_env.render.svg.render_svg``; without it the command says so and skips the
-SVG/HTML output.
+SVG output uses ``aoi_env.render.svg.render_svg``.
 """
 
 from __future__ import annotations
@@ -23,24 +22,13 @@ from __future__ import annotations
 import html
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from aoi_env.core.engine import Game
 from aoi_env.core.flow import automa_frames
+from aoi_env.render.svg import render_svg
 from train.records import GameRecord, load, replay, version_warnings
-
-SvgRenderer = Callable[[Game], str]
-
-
-def svg_renderer() -> SvgRenderer | None:
-    """``aoi_env.render.svg.render_svg`` if that module is available, else None."""
-    try:
-        from aoi_env.render.svg import render_svg
-    except ImportError:
-        return None
-    return render_svg
 
 
 def frame_title(number: int, total: int, move: str | None, seat: int | None) -> str:
@@ -111,9 +99,7 @@ def run_replay(
         rec = load(record)
     for note in version_warnings(rec):
         print(f"warning: {note}", file=sys.stderr)
-    render = svg_renderer() if (svg_dir or html_file) else None
-    if (svg_dir or html_file) and render is None:
-        print("note: aoi_env.render.svg.render_svg is not available yet: skipping --svg/--html", file=sys.stderr)
+    render = render_svg if (svg_dir or html_file) else None
     total = len(rec.moves)
     frames: list[str] = []
     captions: list[str] = []

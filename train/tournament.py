@@ -38,7 +38,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from aoi_env.core.config import DEFAULT_PARAMS, GameConfig
+from aoi_env.core.config import GameConfig
 from train.records import play_record, ranks_from_scores, save
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -303,19 +303,9 @@ def parse_participants(items: Sequence[str]) -> list[Participant]:
     return out
 
 
-def automa_supported() -> bool:
-    """Whether the engine config has the ``automa`` parameter (Automa seats after the humans)."""
-    return "automa" in DEFAULT_PARAMS
-
-
 def automa_engine_spec(spec: str) -> str:
     """``automa:L[:faction[:terrain]]`` or ``automa:faction:L[:terrain]`` -> the engine's
     ``faction:L[:terrain]`` (GameConfig ``automa``), read as ``aoi play`` reads it."""
-    if not automa_supported():
-        raise ValueError(
-            f"{spec!r}: the engine-level Automa is not available yet (GameConfig has no 'automa' parameter); "
-            "valid now: agent specs such as random, heuristic"
-        )
     from agents import automa_seat_spec
 
     engine_spec = automa_seat_spec(spec)
@@ -345,7 +335,7 @@ def game_config_for(base: GameConfig, humans: int, automa_specs: Sequence[str]) 
     params = base.to_params()
     params["players"] = humans
     if automa_specs:
-        params["automa"] = list(automa_specs)  # only reached when automa_supported()
+        params["automa"] = list(automa_specs)
     return GameConfig.from_params(params)
 
 
