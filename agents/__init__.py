@@ -100,9 +100,6 @@ def _make_heuristic(arg: str | None, seed: int | None) -> Agent:
     return HeuristicAgent(seed=seed)
 
 
-AUTOMA_LEVELS = range(1, 6)  # rules/AUTOMA.md §2.3: Automalein .. Alptrauma
-
-
 AUTOMA_SPEC_HELP = "automa:LEVEL, automa:FACTION:LEVEL[:TERRAIN] or automa:LEVEL:FACTION[:TERRAIN]"
 
 

@@ -456,9 +456,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     # -- spaces ----------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """Dict of ``observation`` (float32[OBS_SIZE]) and ``action_mask`` (int8[NUM_ACTIONS])."""
         return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """Discrete(NUM_ACTIONS): one id per action of docs/environment.md's table."""
         return self.action_spaces[self._known(agent)]
 
     def _known(self, agent: str) -> str:
@@ -509,6 +511,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         return start.clone()
 
     def step(self, action: int | None) -> None:
+        """Apply ``agent_selection``'s action (None for a finished agent's last step, A7); the
+        Automa's turns run inside.  An illegal id is a ValueError and changes nothing."""
         game = self._require_game()
         if not self.agents:
             raise ValueError("the game is over and every agent has taken its final step: call reset()")
@@ -578,6 +582,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's egocentric observation and its action mask (zeros unless it decides now)."""
         game = self._require_game()
         try:
             seat = self._seat.get(agent)
@@ -596,6 +601,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     # -- rendering -------------------------------------------------------------------------
 
     def render(self) -> str | None:
+        """The position as ANSI text or SVG (``render_mode``); None, with a warning, without a mode."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None

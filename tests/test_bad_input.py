@@ -530,3 +530,35 @@ def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phas
     edit(g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(config, state=State.from_bytes(g.state.to_bytes()))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: GameConfig.from_params([1]), "game parameters must be a dict of name: value, got list"),
+        (lambda: GameConfig.from_params("players=3"), "game parameters must be a dict of name: value, got str"),
+        (lambda: State.from_json("["), r"state JSON is not valid JSON \(State.to_json\(\)\)"),
+        (lambda: State.from_json(b"\xff"), r"state JSON is not valid JSON"),
+    ],
+)
+def test_parameters_and_state_json_of_the_wrong_shape_are_named(call, message: str):
+    """A list as game parameters was a TypeError from ``dict()``; broken state JSON was a bare
+    JSONDecodeError that did not say what was being read."""
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_an_unknown_event_in_the_tables_is_a_data_error_not_an_assert(monkeypatch):
+    """The event check of the tables holds under ``python -O`` too (it was an ``assert``)."""
+    from aoi_env.core import tables as tables_module
+    from aoi_env.data import DataError, load
+
+    row = load().round_tiles[0]
+    monkeypatch.setitem(row, "events", {**row["events"], "juggle": {"vp": 1}})
+    tables_module.tables.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"unknown event\(s\) \['juggle'\]"):
+            tables_module.tables("v1.2", 3)
+    finally:
+        monkeypatch.undo()
+        tables_module.tables.cache_clear()

@@ -535,16 +535,133 @@ def test_r79_conversion_prices_are_read_from_the_data():
     assert "3pw tool" in turn.CONVERT_WORDS and "1pw coin" in turn.CONVERT_WORDS
 
 
+def test_r79_conversion_amounts_are_read_from_the_data():
+    """R79: every conversion's amounts come from the ``conversions`` table (a tool for a coin
+    made worth 5 coins gives 5), and a table whose resources differ from the action's is refused."""
+    from aoi_env.core import turn
+    from aoi_env.core.moves import CONVERT_BASE
+    from aoi_env.core.state import P_COINS, P_SCHOLAR_SUPPLY, P_SCHOLARS, P_TOOLS, PLAYER_FIELDS
+
+    amounts = load().conversion_amounts
+    assert amounts == {
+        "power_scholar": (5, 1), "power_book": (5, 1), "power_tool": (3, 1), "power_coin": (1, 1),
+        "scholar_tool": (1, 1), "tool_coin": (1, 1), "book_coin": (1, 1),
+    }  # fmt: skip
+    assert (turn.SCHOLAR_TOOL, turn.TOOL_COIN, turn.BOOK_COIN) == ((1, 1), (1, 1), (1, 1))
+    raw, maps = _raw()
+    edited = copy.deepcopy(raw)
+    edited["conversions"]["tool_coin"]["get"]["coins"] = 5
+    assert parse(edited, maps).conversion_amounts["tool_coin"] == (1, 5)
+
+    old = turn.TOOL_COIN
+    try:
+        turn.TOOL_COIN = (2, 5)  # what turn reads from such data
+        row = np.zeros(PLAYER_FIELDS, dtype=np.int32)
+        row[P_TOOLS] = 1
+        assert CONVERT_BASE + turn.CV_TOOL_COIN not in turn.conversions(row)
+        row[P_TOOLS] = 2
+        assert CONVERT_BASE + turn.CV_TOOL_COIN in turn.conversions(row)
+        turn.convert(row, turn.CV_TOOL_COIN)
+        assert (row[P_TOOLS], row[P_COINS]) == (0, 5)
+    finally:
+        turn.TOOL_COIN = old
+    row = np.zeros(PLAYER_FIELDS, dtype=np.int32)
+    row[P_SCHOLARS] = 1
+    turn.convert(row, turn.CV_SCHOLAR_TOOL)  # the scholar goes back to the supply (R79)
+    assert (row[P_SCHOLARS], row[P_SCHOLAR_SUPPLY], row[P_TOOLS]) == (0, 1, 1)
+
+    edited = copy.deepcopy(raw)
+    edited["conversions"]["tool_coin"]["get"] = {"books": 1}
+    with pytest.raises(DataError, match=r"conversions.tool_coin: the action pays \['tools'\] for \['coins'\]"):
+        parse(edited, maps)
+    edited = copy.deepcopy(raw)
+    edited["conversions"]["power_coin"]["pay"]["power"] = 0
+    with pytest.raises(DataError, match="conversions.power_coin: amounts must be positive integers"):
+        parse(edited, maps)
+    edited = copy.deepcopy(raw)
+    del edited["conversions"]["burn"]
+    with pytest.raises(DataError, match="conversions: expected"):
+        parse(edited, maps)
+
+
 def test_r14_palace_tiles_offered_are_read_from_the_data():
-    """R14: palace 17 plus P + 1 random tiles in a standard game; ``palace_tiles_offered`` says so."""
+    """R14: palace 17 plus P + 1 random tiles in a standard game; ``palace_tiles_offered`` and
+    the tile's ``always_offered`` flag say so, and the setup reads the flag (moved to another tile,
+    that tile is the one always offered and the draw of the others is over the rest)."""
+    import dataclasses
+    import types
+
+    import numpy as np
+
+    from aoi_env.core import setup
     from aoi_env.core.engine import Game
     from aoi_env.core.state import G_PALACE_STATE
 
     offered = load().raw["palace_tiles_offered"]
-    assert offered == {"extra": 1, "standard_includes_17": True}
+    assert offered == {"extra": 1}
+    assert [t for t, row in enumerate(load().palace_tiles) if row.get("always_offered")] == [16]
     g = Game("aoi(players=3)", seed=4)
     assert int((g.state.glob[G_PALACE_STATE] == -1).sum()) == 1 + 3 + 1
     assert g.state.glob[G_PALACE_STATE][16] == -1  # palace 17 (index 16)
+
+    tiles = [{k: v for k, v in row.items() if k != "always_offered"} for row in load().palace_tiles]
+    tiles[0] = {**tiles[0], "always_offered": True}
+    moved = types.SimpleNamespace(data=dataclasses.replace(load(), palace_tiles=tuple(tiles)))
+    others = setup._random_palace_tiles(moved, np.random.default_rng(0))
+    assert sorted(others) == list(range(1, 17))
+    glob = np.zeros_like(g.state.glob)
+    setup._offer_palaces(moved, glob, others, 4)
+    assert glob[G_PALACE_STATE][0] == -1 and glob[G_PALACE_STATE][16] in (0, -1)
+    assert int((glob[G_PALACE_STATE] == -1).sum()) == 1 + 4
+
+
+def test_r6_the_tile_kept_out_of_rounds_is_read_from_the_data():
+    """R6(a): T2 never scores rounds 5 or 6 because its ``not_in_rounds`` says so; the same
+    field on another tile keeps that tile out of those rounds instead."""
+    import dataclasses
+    import types
+
+    import numpy as np
+
+    from aoi_env.core import setup
+    from aoi_env.core.engine import Game
+
+    g = Game("aoi(players=3)", seed=0)
+    ids = load().round_tile_ids
+    t2, t5 = ids.index("T2"), ids.index("T5")
+    rows = [dict(row) for row in load().round_tiles]
+    rows[t2].pop("not_in_rounds")
+    rows[t5]["not_in_rounds"] = [1, 2, 3]
+    moved = types.SimpleNamespace(data=dataclasses.replace(load(), round_tiles=tuple(rows)), tab=g.tab)
+    t2_late = t5_early = 0
+    for seed in range(300):
+        real = setup.draw_round_tiles(g, np.random.default_rng(seed))
+        assert t2 not in real[4:], (seed, real)
+        edited = setup.draw_round_tiles(moved, np.random.default_rng(seed))
+        assert t5 not in edited[:3], (seed, edited)
+        t2_late += t2 in edited[4:]
+        t5_early += t5 in real[:3]
+    assert t2_late > 20 and t5_early > 20  # without the field each tile goes anywhere
+
+
+def test_r66_r70_the_upgrade_ladder_is_read_from_the_data():
+    """R66-R70: each upgrade replaces the building its ``from`` names; the engine's table is the
+    data's, and data that names another set of upgrades or an unknown building is refused."""
+    from aoi_env.core import decisions
+
+    assert load().building_from == decisions._FROM
+    names = {Building(b).name.lower(): Building(f).name.lower() for b, f in enumerate(load().building_from) if f >= 0}
+    assert names == {"guild": "workshop", "school": "guild", "university": "school", "palace": "guild"}
+    raw, maps = _raw()
+    edited = copy.deepcopy(raw)
+    edited["buildings"]["school"]["from"] = "workshop"
+    assert parse(edited, maps).building_from[Building.SCHOOL] == Building.WORKSHOP
+    edited["buildings"]["school"]["from"] = "hut"
+    with pytest.raises(DataError, match="buildings.school.from: unknown building 'hut'"):
+        parse(edited, maps)
+    del edited["buildings"]["school"]["from"]
+    with pytest.raises(DataError, match="upgrade actions are guild, school, university, palace"):
+        parse(edited, maps)
 
 
 def test_docs_components_names_only_tests_that_exist():
@@ -558,3 +675,22 @@ def test_docs_components_names_only_tests_that_exist():
     for path in (root / "tests").rglob("test_*.py"):
         defined |= set(re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.MULTILINE))
     assert len(named) > 100 and named <= defined, sorted(named - defined)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda r: r["round_scoring_tiles"]["T2"].update(not_in_rounds=[7]), "T2.not_in_rounds: expected a list"),
+        (lambda r: r["round_scoring_tiles"]["T2"].update(not_in_rounds=5), "T2.not_in_rounds: expected a list"),
+        (lambda r: r["palace_tiles"][17].update(always_offered="yes"), "palace_tiles.17.always_offered"),
+        (lambda r: r["palace_tiles_offered"].update(standard_includes_17=True), "palace_tiles_offered: expected only"),
+        (lambda r: r["buildings"]["guild"].update(colour="red"), r"buildings.guild: unknown field\(s\) \['colour'\]"),
+    ],
+)
+def test_r6_r14_bad_offer_and_ladder_fields_are_refused(edit, message):
+    """R6, R14, R66: the fields the setup and the upgrades read are checked when the data loads."""
+    raw, maps = _raw()
+    edited = copy.deepcopy(raw)
+    edit(edited)
+    with pytest.raises(DataError, match=message):
+        parse(edited, maps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from aoi_env.core import turn
+from aoi_env.core import decisions, turn
 from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
@@ -47,7 +47,7 @@ def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:
 
 def test_r66_r70_upgradable_lists_the_upgrade_actions_in_order() -> None:
     """R66-R70: ``upgradable`` (the MAIN legality's table of upgrade rows) lists, in
-    ``turn.UPGRADES`` order, exactly the buildings with a non-empty ``upgrade_targets`` list
+    ``decisions.UPGRADES`` order, exactly the buildings with a non-empty ``upgrade_targets`` list
     (the reference: it prices every candidate hex, R67's Guild price included)."""
     seen = set()
     configs = (("aoi(players=3)", 5), ("aoi(players=5,ruleset=v1.0)", 6))
@@ -55,9 +55,9 @@ def test_r66_r70_upgradable_lists_the_upgrade_actions_in_order() -> None:
         seat = g.current_seat()
         if 0 <= seat < g.config.players:
             got = upgradable(g, seat)
-            assert got == [new for new in turn.UPGRADES if upgrade_targets(g, seat, new, UP_ACTION)]
+            assert got == [new for new in decisions.UPGRADES if upgrade_targets(g, seat, new, UP_ACTION)]
             seen.update(got)
-    assert seen == set(turn.UPGRADES)
+    assert seen == set(decisions.UPGRADES)
 
 
 def test_r76_unused_specials_equal_special_gain() -> None:

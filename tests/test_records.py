@@ -149,6 +149,7 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], s
     "seed_str": (lambda d: d | {"seed": "abc"}, r"field 'seed' must be an integer, got str 'abc'"),
     "seed_null": (lambda d: d | {"seed": None}, r"field 'seed' must be an integer, got null"),
     "seed_bool": (lambda d: d | {"seed": True}, r"field 'seed' must be an integer, got bool"),
+    "seed_negative": (lambda d: d | {"seed": -1}, r"field 'seed' must be a non-negative integer, got int -1"),
     "game_int": (lambda d: d | {"game": 3}, r"field 'game' must be a string, got int 3"),
     "game_bad": (lambda d: d | {"game": "aoi(players=9)"}, r"recorded game 'aoi\(players=9\)'"),
     "moves_str": (lambda d: d | {"moves": "build"}, r"field 'moves' must be a list of strings, got str"),
@@ -197,6 +198,15 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any] | bytes], s
     "nested_too_deep": (lambda d: b"[" * 100_000 + b"]" * 100_000, r"bad\.json: not a UTF-8 JSON game record"),
     "seed_of_5000_digits": (lambda d: b'{"seed": ' + b"7" * 5000 + b"}", r"bad\.json: not a UTF-8 JSON game record"),
 }
+
+
+def test_a_negative_seed_is_refused_when_the_record_is_read(played, tmp_path: Path):
+    """``Game`` refuses a negative seed; ``load`` says so naming the field, before any replay."""
+    rec, _, _ = played
+    path = tmp_path / "neg.json"
+    path.write_text(json.dumps(rec.to_dict() | {"seed": -1}))
+    with pytest.raises(ValueError, match=r"neg\.json: field 'seed' must be a non-negative integer, got int -1"):
+        load(path)
 
 
 @pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))

@@ -131,6 +131,8 @@ class GameRecord:
                 if not all(map(ok, value)):
                     i = next(i for i, x in enumerate(value) if not ok(x))
                     raise _field_error(where, name, kind, f"{_show(value[i])} at index {i}")
+        if self.seed < 0:  # Game() refuses it: say so when the record is read, not at the replay
+            raise _field_error(where, "seed", "a non-negative integer", _show(self.seed))
         for name in PER_MOVE:
             n = len(getattr(self, name))
             if n and n != len(self.moves):

@@ -166,6 +166,8 @@ class GameConfig:
     @classmethod
     def from_params(cls, params: dict[str, Any] | None = None, **kwargs: Any) -> GameConfig:
         """Build from a dict of parameters; unknown names are rejected with the valid list."""
+        if params is not None and not isinstance(params, dict):
+            raise ValueError(f"game parameters must be a dict of name: value, got {type(params).__name__}")
         merged = dict(params or {})
         merged.update(kwargs)
         unknown = sorted(set(merged) - set(DEFAULT_PARAMS))

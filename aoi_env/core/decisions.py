@@ -60,12 +60,11 @@ from aoi_env.core.state import (
     P_VP,
 )
 from aoi_env.data import load
-from aoi_env.data.enums import Building
+from aoi_env.data.enums import NUM_BONUS_TILES, NUM_CITY_TILES, NUM_COMPETENCIES, Building
 
 BOOKS = P_BOOKS.start
 DISC_NAMES = ("banking", "law", "engineering", "medicine")
 BUILDING_NAMES = tuple(b.name.lower() for b in Building)
-BONUS_BONUS = BONUS_BASE  # alias kept short in describe functions
 
 
 def disc_of(action: int) -> int:
@@ -157,7 +156,7 @@ def _comp_legal(g: Game, row: Row) -> list[int]:
     p = g.state.players[row[1]]
     left = g.state.glob[G_COMP_LEFT]
     owned = int(p[P_COMPETENCIES])
-    return [COMPETENCY_BASE + c for c in range(12) if left[c] > 0 and not owned >> c & 1]  # R53.1, OP-45
+    return [COMPETENCY_BASE + c for c in range(NUM_COMPETENCIES) if left[c] > 0 and not owned >> c & 1]  # R53.1, OP-45
 
 
 @applies(Kind.CHOOSE_COMPETENCY)
@@ -184,7 +183,7 @@ def take_competency(g: Game, seat: int, comp: int) -> None:
 @decision(Kind.CHOOSE_CITY, lambda g, row, a: f"city K{a - CITY_BASE + 1}")
 def _city_legal(g: Game, row: Row) -> list[int]:
     left = g.state.glob[G_CITY_LEFT]
-    return [CITY_BASE + k for k in range(7) if left[k] > 0]
+    return [CITY_BASE + k for k in range(NUM_CITY_TILES) if left[k] > 0]
 
 
 @applies(Kind.CHOOSE_CITY)
@@ -305,7 +304,7 @@ def _innov_effect(g: Game, row: Row) -> None:
 @decision(Kind.PASS_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
 def _pass_bonus_legal(g: Game, row: Row) -> list[int]:
     state = g.state.glob[G_BONUS_STATE]
-    return [BONUS_BASE + b for b in range(10) if state[b] == -1]
+    return [BONUS_BASE + b for b in range(NUM_BONUS_TILES) if state[b] == -1]
 
 
 @applies(Kind.PASS_BONUS)
@@ -445,12 +444,10 @@ def _pavilion_apply(g: Game, row: Row, a: int) -> None:
 
 _BUILT = buildings.BUILT
 _GUILD, _PALACE = int(Building.GUILD), int(Building.PALACE)
-_FROM = {
-    Building.GUILD: Building.WORKSHOP,
-    Building.SCHOOL: Building.GUILD,
-    Building.PALACE: Building.GUILD,
-    Building.UNIVERSITY: Building.SCHOOL,
-}
+_FROM = load().building_from  # the building each upgrade replaces (R66-R70), from the data
+UPGRADES = tuple(Building(new) for new, old in enumerate(_FROM) if old >= 0)  # the upgrade actions, id order
+_REWARD_FIELDS = {"vp": P_VP, "coins": P_COINS, "tools": P_TOOLS}  # palace 3's swap reward (R123)
+_SWAP_TILE = next(t for t, row in enumerate(load().palace_tiles) if "swap_reward" in row)  # palace 3
 
 
 def upgrade_targets(g: Game, seat: int, new: int, source: int) -> list[int]:
@@ -480,11 +477,11 @@ def _no_palace_on_display(g: Game) -> bool:
 
 @functools.cache
 def _upgrade_rows() -> tuple[tuple[int, int, int, int, int], ...]:
-    """(new, old, pieces, tools, coins) of the upgrade actions in ``turn.UPGRADES`` order (R66-R70),
+    """(new, old, pieces, tools, coins) of the upgrade actions in ``UPGRADES`` order (R66-R70),
     read from the data once: the MAIN legality checks them at every decision (issue 10)."""
     d = load()
     rows = []
-    for new in (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE):
+    for new in UPGRADES:
         cost = d.building_cost[new]
         if set(cost) - {"tools", "coins"}:
             raise ValueError(f"building cost of {new.name} has other resources than tools and coins: {cost}")
@@ -545,8 +542,8 @@ def upgrade(g: Game, seat: int, pos: int, new: int, source: int) -> None:
         buildings.pay(p, buildings.upgrade_cost(g, seat, pos, new))
     buildings.replace(g, seat, pos, new)
     if source == UP_SWAP:  # palace 3 (R123)
-        p[P_VP] += 3
-        p[P_TOOLS] += 1
+        for key, n in g.data.palace_tiles[_SWAP_TILE]["swap_reward"].items():
+            p[_REWARD_FIELDS[key]] += n
     if new in (Building.SCHOOL, Building.UNIVERSITY):
         pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 0)  # R69, R70
     elif new == Building.PALACE:

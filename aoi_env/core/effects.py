@@ -8,6 +8,7 @@ gain ``n`` times.  ``gain(g, seat, gain)`` applies a gain dict: resources at onc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,21 +42,14 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import ROUNDS
-from aoi_env.data.enums import Building
+from aoi_env.data.enums import NUM_DISCIPLINES, Building
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 BOOKS = P_BOOKS.start
-# gains applied at once (no decision needed), then the decision gains in resolution order; a
-# neutral building is placed first, "at once", so the same gain's competency (neutral School) cannot
-# prepare its hex with free spades or extend reach first (R46.1, R118)
+# gains applied at once (no decision needed); the decision gains follow in ``DECIDED`` order
 IMMEDIATE = ("vp", "coins", "tools", "scholars", "power", "power_tokens", "pavilions", "vp_per", "vp_table")
-DECIDED = (
-    "neutral", "steps_each", "books", "steps_one", "steps_any", "steps_per", "sail", "dig", "competency",
-    "city_tile", "tb", "spades", "bridge", "free_guild_upgrade", "school_to_guild",
-    "palace15_parts", "guild_anywhere", "lizard_tb", "second_action",
-)  # fmt: skip
 _BUILDING_COUNTERS = {b.name.lower(): b for b in Building if b != Building.NONE}
 
 
@@ -112,6 +106,9 @@ def table_vp(value: int, thresholds: list[list[int]]) -> int:
 # gains
 
 
+_RESOURCE_FIELDS = {"vp": P_VP, "coins": P_COINS, "tools": P_TOOLS}  # gains that are a plain add
+
+
 def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
     """Apply only the immediate part of a gain (resources)."""
     p = g.state.players[seat]
@@ -119,12 +116,8 @@ def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
         if key not in gain:
             continue
         v = gain[key]
-        if key == "vp":
-            p[P_VP] += v * mult
-        elif key == "coins":
-            p[P_COINS] += v * mult
-        elif key == "tools":
-            p[P_TOOLS] += v * mult
+        if key in _RESOURCE_FIELDS:
+            p[_RESOURCE_FIELDS[key]] += v * mult
         elif key == "scholars":
             n = min(v * mult, int(p[P_SCHOLAR_SUPPLY]))  # R57: only what is left in the supply
             p[P_SCHOLAR_SUPPLY] -= n
@@ -148,59 +141,103 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
     if not gain or mult <= 0:
         return
     gain_now(g, seat, gain, mult)
+    for key in reversed(DECIDED):  # the stack resolves the last push first
+        if key in gain:
+            value = gain[key]
+            _DECIDED_EFFECTS[key](g, seat, value * mult if isinstance(value, int) else value, mult)
+
+
+# The decision gains, in resolution order: each pushes its decisions (or applies what needs
+# none) for ``value`` (an amount already multiplied, or the data's own value: a building name,
+# a counter table).
+_Effect = Callable[["Game", int, Any, int], None]
+
+
+def _push(kind: Kind, *params: int) -> _Effect:
+    """The effect that pushes one ``kind`` decision with the amount first."""
+    return lambda g, seat, value, mult: pending.push(g.state, kind, seat, value, *params)
+
+
+def _push_fixed(kind: Kind, *params: int) -> _Effect:
+    """The effect that pushes one ``kind`` decision with these parameters, whatever the amount."""
+    return lambda g, seat, value, mult: pending.push(g.state, kind, seat, *params)
+
+
+def _push_each(kind: Kind, setup_param: bool = False) -> _Effect:
+    """The effect that pushes one ``kind`` decision per unit (1 as its parameter; a competency
+    taken in the setup marks it with 1, one taken later with 0)."""
+
+    def effect(g: Game, seat: int, value: int, mult: int) -> None:
+        param = int(g.state.glob[G_PHASE] == Phase.SETUP) if setup_param else 1
+        for _ in range(value):
+            pending.push(g.state, kind, seat, param)
+
+    return effect
+
+
+def _steps_each(g: Game, seat: int, value: int, mult: int) -> None:
+    for d in range(NUM_DISCIPLINES):
+        science.advance(g, seat, d, value)
+
+
+def _steps_per(g: Game, seat: int, value: dict[str, int], mult: int) -> None:
+    n = mult * sum(k * counter(g, seat, c) for c, k in value.items())
+    if n:
+        pending.push(g.state, Kind.STEPS_ANY, seat, n)
+
+
+def _track(track: str) -> _Effect:
+    def effect(g: Game, seat: int, value: int, mult: int) -> None:
+        for _ in range(value):
+            tracks.advance(g, seat, track, free=True)
+
+    return effect
+
+
+def _neutral(g: Game, seat: int, value: str, mult: int) -> None:
+    pending.push(g.state, Kind.NEUTRAL_PLACE, seat, _BUILDING_COUNTERS[value])
+
+
+def _tb(g: Game, seat: int, value: int, mult: int) -> None:
+    if g.state.glob[G_PHASE] == Phase.SETUP:
+        g.state.players[seat, P_SETUP_SPADES] += value  # R23 / OP-37: setup spades
+    else:
+        pending.push(g.state, Kind.TB_TARGET, seat, value, TB_BUY | TB_BUILD)
+
+
+def _palace15_parts(g: Game, seat: int, value: int, mult: int) -> None:
     s = g.state
-    for key in reversed(DECIDED):
-        if key not in gain:
-            continue
-        v = gain[key] * mult if isinstance(gain[key], int) else gain[key]
-        if key == "steps_each":
-            for d in range(4):
-                science.advance(g, seat, d, v)
-        elif key == "books":
-            pending.push(s, Kind.CHOOSE_BOOKS, seat, v)
-        elif key == "steps_one":
-            pending.push(s, Kind.STEPS_ONE, seat, v)
-        elif key == "steps_any":
-            pending.push(s, Kind.STEPS_ANY, seat, v)
-        elif key == "steps_per":
-            n = mult * sum(k * counter(g, seat, c) for c, k in gain[key].items())
-            if n:
-                pending.push(s, Kind.STEPS_ANY, seat, n)
-        elif key in ("sail", "dig"):
-            for _ in range(v):
-                tracks.advance(g, seat, key, free=True)
-        elif key == "competency":
-            for _ in range(v):
-                pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 1 if s.glob[G_PHASE] == Phase.SETUP else 0)
-        elif key == "city_tile":
-            for _ in range(v):
-                pending.push(s, Kind.CHOOSE_CITY, seat, 1)
-        elif key == "neutral":
-            pending.push(s, Kind.NEUTRAL_PLACE, seat, _BUILDING_COUNTERS[gain[key]])
-        elif key == "tb":
-            if s.glob[G_PHASE] == Phase.SETUP:
-                g.state.players[seat, P_SETUP_SPADES] += v  # R23 / OP-37: setup spades
-            else:
-                pending.push(s, Kind.TB_TARGET, seat, v, TB_BUY | TB_BUILD)
-        elif key == "spades":
-            pending.push(s, Kind.SPADES, seat, v)
-        elif key == "bridge":
-            pending.push(s, Kind.BRIDGE_END, seat, BR_SPELL, v)
-        elif key == "free_guild_upgrade":
-            pending.push(s, Kind.UPGRADE_TARGET, seat, Building.GUILD, UP_FREE)
-        elif key == "school_to_guild":
-            pending.push(s, Kind.UPGRADE_TARGET, seat, Building.GUILD, UP_SWAP)
-        elif key == "palace15_parts":
-            if g.tab.palace_flags[int(g.state.players[seat, P_PALACE_TILE])]["defer_city"]:
-                pending.push(s, Kind.CITY_CHECK, seat, 1)  # OP-19 (v1.2): rewards wait for all three parts
-                g.state.players[seat, P_DEFER_CITY] = 1
-            pending.push(s, Kind.PALACE15, seat, 7)
-        elif key == "guild_anywhere":
-            pending.push(s, Kind.GUILD_ANYWHERE, seat)
-        elif key == "lizard_tb":
-            pending.push(s, Kind.TB_TARGET, seat, 1, TB_BUY | TB_LIZARD)
-        elif key == "second_action":
-            pending.push(s, Kind.MAIN, seat, 1)
+    if g.tab.palace_flags[int(s.players[seat, P_PALACE_TILE])]["defer_city"]:
+        pending.push(s, Kind.CITY_CHECK, seat, 1)  # OP-19 (v1.2): rewards wait for all three parts
+        s.players[seat, P_DEFER_CITY] = 1
+    pending.push(s, Kind.PALACE15, seat, 7)
+
+
+_DECIDED_EFFECTS: dict[str, _Effect] = {
+    "neutral": _neutral,
+    "steps_each": _steps_each,
+    "books": _push(Kind.CHOOSE_BOOKS),
+    "steps_one": _push(Kind.STEPS_ONE),
+    "steps_any": _push(Kind.STEPS_ANY),
+    "steps_per": _steps_per,
+    "sail": _track("sail"),
+    "dig": _track("dig"),
+    "competency": _push_each(Kind.CHOOSE_COMPETENCY, setup_param=True),
+    "city_tile": _push_each(Kind.CHOOSE_CITY),
+    "tb": _tb,
+    "spades": _push(Kind.SPADES),
+    "bridge": lambda g, seat, value, mult: pending.push(g.state, Kind.BRIDGE_END, seat, BR_SPELL, value),
+    "free_guild_upgrade": _push_fixed(Kind.UPGRADE_TARGET, Building.GUILD, UP_FREE),
+    "school_to_guild": _push_fixed(Kind.UPGRADE_TARGET, Building.GUILD, UP_SWAP),
+    "palace15_parts": _palace15_parts,
+    "guild_anywhere": _push_fixed(Kind.GUILD_ANYWHERE),
+    "lizard_tb": _push_fixed(Kind.TB_TARGET, 1, TB_BUY | TB_LIZARD),
+    "second_action": _push_fixed(Kind.MAIN, 1),
+}
+DECIDED = tuple(_DECIDED_EFFECTS)
+"""The decision gains in resolution order.  A neutral building is placed first, "at once", so the
+same gain's competency (neutral School) cannot prepare its hex with free spades or extend reach
+first (R46.1, R118)."""
 
 
 def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = None) -> bool:

@@ -84,6 +84,8 @@ def decision(kind: Kind, describe: DescribeFn) -> Callable[[LegalFn], LegalFn]:
 
 
 def applies(kind: Kind) -> Callable[[ApplyFn], ApplyFn]:
+    """Register the apply function of a decision kind whose ``legal`` ``decision(kind)`` registered."""
+
     def wrap(fn: ApplyFn) -> ApplyFn:
         h = HANDLERS[kind]
         HANDLERS[kind] = Handler(h.legal, fn, h.describe)
@@ -93,6 +95,8 @@ def applies(kind: Kind) -> Callable[[ApplyFn], ApplyFn]:
 
 
 def automatic(kind: Kind) -> Callable[[AutoFn], AutoFn]:
+    """Register a pending kind the engine resolves itself (no player decides): ``_advance`` runs it."""
+
     def wrap(fn: AutoFn) -> AutoFn:
         AUTO[kind] = fn
         return fn
@@ -149,6 +153,7 @@ class Game:
     # -- public API -------------------------------------------------------------------------
 
     def clone(self) -> Game:
+        """An independent copy (~2 µs): the state arrays are copied, the tables and caches shared."""
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.state = self.state.clone()
@@ -161,6 +166,7 @@ class Game:
         return self._seats
 
     def is_over(self) -> bool:
+        """True after the final scoring (R82-R86): no seat decides any more."""
         return bool(self.state.glob[G_PHASE] == Phase.OVER)
 
     def current_seat(self) -> int:
@@ -168,10 +174,12 @@ class Game:
         return self._seat
 
     def pending_kind(self) -> Kind | None:
+        """The kind of decision the current seat makes, None when the game is over."""
         row = pending.top(self.state)
         return None if row is None else Kind(row[0])
 
     def legal_actions(self) -> list[int]:
+        """The legal action ids of the current seat, in id order (a new list; empty when over)."""
         return list(self._legal)
 
     def action_mask(self) -> np.ndarray:
@@ -182,6 +190,7 @@ class Game:
         return np.frombuffer(mask, dtype=np.int8)
 
     def legal_moves(self) -> list[str]:
+        """``legal_actions()`` in notation (docs/notation.md), in the same order."""
         return [self._describe(a) for a in self._legal]
 
     def move_str(self, action: int) -> str:
@@ -246,9 +255,11 @@ class Game:
         self._advance()
 
     def apply_move(self, text: str) -> None:
+        """Apply a move given in notation (``parse_move``); ValueError if it is not legal now."""
         self.apply_action(self.parse_move(text))
 
     def scores(self) -> np.ndarray:
+        """Victory points per seat (a copy); the final scores once ``is_over()``."""
         return self.state.players[:, P_VP].copy()
 
     def is_player(self, seat: int) -> bool:
@@ -256,6 +267,7 @@ class Game:
         return 0 <= seat < self._players
 
     def is_automa(self, seat: int) -> bool:
+        """True for an Automa seat (they come after the player seats, AUTOMA.md §3.1)."""
         return self.config.players <= seat < self.seats
 
     def rng(self) -> np.random.Generator:
@@ -398,8 +410,3 @@ class Game:
             self._legal = legal
             self._seat = row[1]
             return
-
-
-def describe_fixed(text: str) -> DescribeFn:
-    """A describe function for a decision whose ids all read the same way (rarely useful)."""
-    return lambda g, row, a: text

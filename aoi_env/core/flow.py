@@ -38,7 +38,7 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data import ROUNDS
-from aoi_env.data.enums import PLAYER_BUILDINGS
+from aoi_env.data.enums import NUM_COMPETENCIES, PLAYER_BUILDINGS
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -113,7 +113,7 @@ def _end_of_actions(g: Game) -> None:
     if s.glob[G_ROUND] >= ROUNDS:  # R82: the game ends after round 6's Phase II
         scoring.final_scoring(g)
         s.glob[G_PHASE] = Phase.OVER
-        s.glob[G_ROUND] = 7
+        s.glob[G_ROUND] = ROUNDS + 1  # "over": one past the last round
         return
     s.glob[G_PHASE] = Phase.SCIENCE  # R80.1: science bonus in next round's order
     nxt = [int(x) for x in s.glob[G_NEXT_ORDER][: g.seats]]
@@ -149,7 +149,7 @@ def income(g: Game, seat: int) -> dict[str, int]:
     if pl[P_BONUS] >= 0:
         _add(total, tab.bonus_income[pl[P_BONUS]])
     comps = pl[P_COMPETENCIES]
-    for c in range(12):
+    for c in range(NUM_COMPETENCIES):
         if comps >> c & 1:
             _add(total, tab.competency_income[c])
     for t in pl[P_INNOVATIONS]:

@@ -127,7 +127,7 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
-from aoi_env.data.enums import Building, Terrain
+from aoi_env.data.enums import NUM_COMPETENCIES, Building, Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -419,7 +419,7 @@ def _competencies(g: Game, out: list[str]) -> None:
     s = g.state
     copies = g.data.raw["competency_display"]["copies"]
     masks = s.players[:, P_COMPETENCIES].astype(np.int64)
-    taken = (masks[:, None] >> np.arange(12) & 1).sum(axis=0)
+    taken = (masks[:, None] >> np.arange(NUM_COMPETENCIES) & 1).sum(axis=0)
     left = s.glob[G_COMP_LEFT]
     for c in np.flatnonzero((left < 0) | (left + taken != copies)):
         out.append(f"competency C{c + 1}: {int(left[c])} left + {int(taken[c])} taken != {copies} copies (R53)")

@@ -60,7 +60,6 @@ class Kind(IntEnum):
 
     # --- automatic continuations
     AUTO = 100
-    FLOW = 100  # advance the game sequence (setup steps, phases, turns)
     END_ACTION = 101  # the main action is complete: open POST (R79)
     END_TURN = 102  # the turn is over
     CITY_CHECK = 103  # look for new cities of the seat (R43, OP-33)
@@ -113,6 +112,7 @@ _ZEROS = (0,) * (STACK_FIELDS - 2)
 
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
+    """Put a decision or automatic step on top of the stack: it is resolved before what is below."""
     depth = state.glob.item(G_DEPTH)
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")

@@ -68,13 +68,12 @@ from aoi_env.core.state import (
     P_VP,
     State,
 )
-from aoi_env.data.enums import Building, Faction, Terrain
+from aoi_env.data.enums import NUM_BONUS_TILES, NUM_COMPETENCIES, NUM_FACTIONS, NUM_TERRAINS, Building, Faction, Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
 
 DISC_KEYS = ("banking", "law", "engineering", "medicine")
-PALACE_17 = 16  # id of palace tile no. 17 (R14)
 
 
 # --------------------------------------------------------------------------------------------
@@ -90,28 +89,32 @@ def round_tile_building(g: Game, tile: int) -> str | None:
 
 
 def draw_round_tiles(g: Game, rng: np.random.Generator) -> list[int]:
-    """R6: reveal tiles and fill rounds 6 -> 1 with the spade-tile and discipline rules (OP-28)."""
+    """R6: reveal tiles and fill rounds 6 -> 1 with the spade-tile and discipline rules (OP-28).
+
+    A tile drawn for a round its ``not_in_rounds`` forbids (T2 in rounds 5 and 6) is set aside and
+    shuffled back into the pile as soon as the round being filled allows it (R6(a))."""
     ids = g.data.round_tile_ids
-    spade = ids.index("T2")
+    banned = [frozenset(row.get("not_in_rounds", ())) for row in g.data.round_tiles]
     disc = [DISC_KEYS.index(g.tab.round_science[t]["discipline"]) for t in range(len(ids))]
     pile = [int(t) for t in rng.permutation(len(ids))]
     placed: dict[int, int] = {}
-    aside: int | None = None
+    aside: list[int] = []
     rnd = 6
     while rnd >= 1:
         tile = pile.pop()
-        if tile == spade and rnd >= 5:
-            aside = tile  # R6(a): set aside, shuffled back after rounds 6 and 5 are filled
+        if rnd in banned[tile]:
+            aside.append(tile)  # R6(a): set aside, shuffled back once the round allows it
             continue
         same = [t for t in placed.values() if disc[t] == disc[tile]]
         if len(same) == 2 and disc[placed[6]] != disc[tile]:
             continue  # R6(b): the third tile of a discipline without round 6: out of the game
         placed[rnd] = tile
         rnd -= 1
-        if rnd == 4 and aside is not None:
-            pile.append(aside)
+        back = [t for t in aside if rnd not in banned[t]]
+        if back:
+            pile.extend(back)
             pile = [pile[int(i)] for i in rng.permutation(len(pile))]
-            aside = None
+            aside = [t for t in aside if t not in back]
     return [placed[r] for r in range(1, 7)]
 
 
@@ -162,7 +165,7 @@ def new_state(g: Game, seed: int) -> State:
     glob[G_ROUND_TILES] = tiles
     glob[G_FINAL_TILE] = draw_final_tile(g, rng, tiles[5])  # R7
     glob[G_BOOK_ACTIONS] = np.sort(rng.choice(6, size=3, replace=False))  # R8
-    glob[G_COMP_SPACES] = rng.permutation(12)  # R11
+    glob[G_COMP_SPACES] = rng.permutation(NUM_COMPETENCIES)  # R11
     glob[G_COMP_LEFT] = g.data.raw["competency_display"]["copies"]
     spaces = len(g.innovation_space_cost)  # R12
     glob[G_INNOV_SPACES] = -1
@@ -183,9 +186,9 @@ def new_state(g: Game, seed: int) -> State:
     glob[G_DRAFT_PALACES] = -1
     glob[G_DRAFT_BOARDS] = -1
 
-    bonuses = [int(b) for b in rng.permutation(10)]
-    factions = [int(f) for f in rng.permutation(12)]
-    others = [int(t) for t in rng.permutation(16)]  # palace tiles 1..16
+    bonuses = [int(b) for b in rng.permutation(NUM_BONUS_TILES)]
+    factions = [int(f) for f in rng.permutation(NUM_FACTIONS)]
+    others = _random_palace_tiles(g, rng)
     humans = cfg.players
     automa = len(cfg.automa)
     reserved = _requested_automa_terrains(cfg.automa)  # AUTOMA.md §3.3: not offered to the humans
@@ -195,14 +198,14 @@ def new_state(g: Game, seed: int) -> State:
         fixed_f = [Faction[f.upper()] for f in cfg.factions]
         fixed_b = [Terrain[b.upper()] for b in cfg.boards]
         free_f = [f for f in factions if f not in fixed_f]
-        free_b = [int(t) for t in rng.permutation(7) if t not in fixed_b and t not in reserved]
+        free_b = [int(t) for t in rng.permutation(NUM_TERRAINS) if t not in fixed_b and t not in reserved]
         for seat in range(humans):
             p[seat, P_FACTION] = fixed_f[seat] if fixed_f else free_f[seat]
             p[seat, P_BOARD] = fixed_b[seat] if fixed_b else free_b[seat]
         if not automa:
             glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1  # picked as in R16.8
     elif automa and humans == 1:  # AUTOMA.md §3.3: 3 planning cards with 2 factions each
-        cards = [int(t) for t in rng.permutation(7) if t not in reserved][:3]
+        cards = [int(t) for t in rng.permutation(NUM_TERRAINS) if t not in reserved][:3]
         glob[G_DRAFT_BOARDS] = [cards[i // 2] for i in range(6)]
         glob[G_DRAFT_FACTIONS] = factions[:6]
     elif cfg.distribution == "standard":  # R15 (also two players against an Automa, §3.3)
@@ -215,7 +218,7 @@ def new_state(g: Game, seed: int) -> State:
                 glob[G_BONUS_STATE.start + b] = -1
                 glob[G_BONUS_COINS.start + b] = 1
     else:  # R16 draft: 6 planning cards, P + 1 factions and palace tiles, P + 3 bonus tiles
-        glob[G_DRAFT_BOARDS] = np.sort(rng.permutation(7)[:6])
+        glob[G_DRAFT_BOARDS] = np.sort(rng.permutation(NUM_TERRAINS)[:6])
         glob[G_DRAFT_FACTIONS.start : G_DRAFT_FACTIONS.start + n + 1] = sorted(factions[: n + 1])
         glob[G_DRAFT_PALACES.start : G_DRAFT_PALACES.start + n + 1] = sorted(others[: n + 1])
         glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1
@@ -248,11 +251,21 @@ def _requested_automa_terrains(specs: tuple[str, ...]) -> set[int]:
     return {TERRAIN_NAMES.index(wanted) for _, _, wanted in map(am.parse_spec, specs) if wanted is not None}
 
 
+def _always_offered_palaces(g: Game) -> list[int]:
+    """The palace tiles the data marks ``always_offered`` (no. 17, R14)."""
+    return [t for t, row in enumerate(g.data.palace_tiles) if row.get("always_offered")]
+
+
+def _random_palace_tiles(g: Game, rng: np.random.Generator) -> list[int]:
+    """The other palace tiles in a random order: the standard offer's and the draft's (R14, R16)."""
+    always = _always_offered_palaces(g)
+    rest = [t for t in range(len(g.data.palace_tiles)) if t not in always]
+    return [rest[int(i)] for i in rng.permutation(len(rest))]
+
+
 def _offer_palaces(g: Game, glob: np.ndarray, others: list[int], count: int) -> None:
     """R14: palace 17 plus ``count`` random tiles are available (P + 1; with an Automa P)."""
-    if g.data.raw["palace_tiles_offered"]["standard_includes_17"]:
-        glob[G_PALACE_STATE.start + PALACE_17] = -1
-    for t in others[:count]:
+    for t in _always_offered_palaces(g) + others[:count]:
         glob[G_PALACE_STATE.start + t] = -1
 
 
@@ -375,7 +388,7 @@ def _automa_terrains_and_bonuses(g: Game, people: list[int]) -> None:
     for i, spec in enumerate(g.config.automa):
         seat = humans + i
         _, _, wanted = am.parse_spec(spec)
-        free = [t for t in range(7) if t not in taken]
+        free = [t for t in range(NUM_TERRAINS) if t not in taken]
         terrain = TERRAIN_NAMES.index(wanted) if wanted is not None and TERRAIN_NAMES.index(wanted) in free else None
         if terrain is None:
             terrain = free[int(rng.integers(len(free)))]
@@ -383,10 +396,10 @@ def _automa_terrains_and_bonuses(g: Game, people: list[int]) -> None:
         s.players[seat, P_BOARD] = terrain
         s.players[seat, P_SAILING] = am.automa_data().levels[am.level_of(g, seat)]["ship"][0]
     held = {int(s.players[h, P_BONUS]) for h in range(humans)} - {-1}
-    pool = [int(b) for b in rng.permutation(10) if int(b) not in held]
+    pool = [int(b) for b in rng.permutation(NUM_BONUS_TILES) if int(b) not in held]
     size = g.seats + 3 if not held else len(g.config.automa) + 3  # §3.7: one human / two humans
     row = pool[:size]
-    for b in range(10):
+    for b in range(NUM_BONUS_TILES):
         if b not in held:
             s.glob[G_BONUS_STATE.start + b] = -1 if b in row else -2
     s.glob[G_BONUS_ROW] = -1
@@ -444,7 +457,7 @@ def _bundle_text(g: Game, row: Row, a: int) -> str:
 
 @decision(Kind.PICK_BUNDLE, _bundle_text)
 def _bundle_legal(g: Game, row: Row) -> list[int]:
-    return [BUNDLE_BASE + t for t in range(7) if g.state.glob[G_BUNDLE_FACTION.start + t] >= 0]
+    return [BUNDLE_BASE + t for t in range(NUM_TERRAINS) if g.state.glob[G_BUNDLE_FACTION.start + t] >= 0]
 
 
 @applies(Kind.PICK_BUNDLE)
@@ -545,7 +558,7 @@ def _automa_setup(g: Game, row: Row) -> None:
 @decision(Kind.PICK_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
 def _setup_bonus_legal(g: Game, row: Row) -> list[int]:
     state = g.state.glob[G_BONUS_STATE]
-    return [BONUS_BASE + b for b in range(10) if state[b] == -1]
+    return [BONUS_BASE + b for b in range(NUM_BONUS_TILES) if state[b] == -1]
 
 
 @applies(Kind.PICK_BONUS)

@@ -27,6 +27,15 @@ from typing import Any
 import numpy as np
 
 from aoi_env.data import NUM_POSITIONS, ROUNDS
+from aoi_env.data.enums import (
+    NUM_BONUS_TILES,
+    NUM_CITY_TILES,
+    NUM_COMPETENCIES,
+    NUM_INNOVATIONS,
+    NUM_PALACE_TILES,
+    NUM_SPELLS,
+    NUM_TERRAINS,
+)
 
 STATE_SCHEMA_VERSION = 1
 
@@ -45,6 +54,7 @@ class _Fields:
         self.names: dict[str, int | slice] = {}
 
     def add(self, name: str, size: int = 1) -> Any:
+        """The next ``size`` offsets under ``name``: an int index for one, a slice for more."""
         value: int | slice = self.size if size == 1 else slice(self.size, self.size + size)
         self.names[name] = value
         self.size += size
@@ -105,23 +115,25 @@ G_TURN = _g.add("turn")  # index into order of the seat to act
 G_ROUND_TILES = _g.add("round_tiles", ROUNDS)  # round scoring tile per round 1-6 (R6)
 G_FINAL_TILE = _g.add("final_tile")  # final round tile (R7)
 G_BOOK_ACTIONS = _g.add("book_actions", 3)  # book actions in play (R8)
-G_SPELLS_USED = _g.add("spells_used", 6)  # X tokens on spells, printed order (R75)
+G_SPELLS_USED = _g.add("spells_used", NUM_SPELLS)  # X tokens on spells, printed order (R75)
 G_BOOKS_USED = _g.add("books_used", 3)  # X tokens on the 3 book-action spaces
-G_BONUS_STATE = _g.add("bonus_state", 10)  # -2 out of the game, -1 on the display, else seat holding it
-G_BONUS_COINS = _g.add("bonus_coins", 10)  # coins lying on display tiles (R80.3)
+G_BONUS_STATE = _g.add("bonus_state", NUM_BONUS_TILES)  # -2 out of the game, -1 on the display, else seat holding it
+G_BONUS_COINS = _g.add("bonus_coins", NUM_BONUS_TILES)  # coins lying on display tiles (R80.3)
 G_INNOV_SPACES = _g.add("innov_spaces", 12)  # innovation id per display space, -1 = no such space (R20)
-G_INNOV_OWNER = _g.add("innov_owner", 18)  # -2 out of the game, -1 available, else seat
-G_COMP_SPACES = _g.add("comp_spaces", 12)  # competency type per display space (space = column * 3 + row, R11)
-G_COMP_LEFT = _g.add("comp_left", 12)  # copies left per competency type
-G_PALACE_STATE = _g.add("palace_state", 17)  # -2 out of the game, -1 available, else seat (R14)
-G_CITY_LEFT = _g.add("city_left", 7)  # city tiles left per type (R13)
+G_INNOV_OWNER = _g.add("innov_owner", NUM_INNOVATIONS)  # -2 out of the game, -1 available, else seat
+G_COMP_SPACES = _g.add(
+    "comp_spaces", NUM_COMPETENCIES
+)  # competency type per display space (space = column * 3 + row, R11)
+G_COMP_LEFT = _g.add("comp_left", NUM_COMPETENCIES)  # copies left per competency type
+G_PALACE_STATE = _g.add("palace_state", NUM_PALACE_TILES)  # -2 out of the game, -1 available, else seat (R14)
+G_CITY_LEFT = _g.add("city_left", NUM_CITY_TILES)  # city tiles left per type (R13)
 G_NEUTRAL_LEFT = _g.add("neutral_left", 8)  # neutral pieces left per Building (R1)
 G_PAVILIONS_LEFT = _g.add("pavilions_left")
 G_SCHOLAR_SPACES = _g.add("scholar_spaces", 16)  # discipline * 4 + space: -1 empty, seat, or NEUTRAL_SEAT (R47)
 G_AREA_TOKEN = _g.add("area_token")  # 2-player neutral area size (R24), 0 otherwise
 G_NEUTRAL_SCIENCE = _g.add("neutral_science", 4)  # 2-player neutral status markers (R24)
-G_BUNDLE_FACTION = _g.add("bundle_faction", 7)  # standard distribution: faction in each set (R15), -1 taken
-G_BUNDLE_BONUS = _g.add("bundle_bonus", 7)  # round bonus tile in each set
+G_BUNDLE_FACTION = _g.add("bundle_faction", NUM_TERRAINS)  # standard distribution: faction in each set (R15), -1 taken
+G_BUNDLE_BONUS = _g.add("bundle_bonus", NUM_TERRAINS)  # round bonus tile in each set
 G_DRAFT_FACTIONS = _g.add("draft_factions", 6)  # draft variant pools (R16); -1 = taken or unused
 G_DRAFT_PALACES = _g.add("draft_palaces", 6)
 G_DRAFT_BOARDS = _g.add("draft_boards", 6)
@@ -174,6 +186,7 @@ class State:
 
     @classmethod
     def empty(cls, seats: int) -> State:
+        """All zeros for ``seats`` seats (players then Automas); ``setup.new_state`` fills it."""
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"seats must be 1..{MAX_SEATS}, got {seats}")
         return cls(
@@ -186,12 +199,15 @@ class State:
 
     @property
     def seats(self) -> int:
+        """Players then Automas: the rows of ``players``."""
         return self.players.shape[0]
 
     def clone(self) -> State:
+        """A copy of the five arrays (nothing shared)."""
         return State(self.hexes.copy(), self.players.copy(), self.glob.copy(), self.bridges.copy(), self.stack.copy())
 
     def arrays(self) -> tuple[np.ndarray, ...]:
+        """The five arrays in serialisation order: hexes, players, glob, bridges, stack."""
         return (self.hexes, self.players, self.glob, self.bridges, self.stack)
 
     def __eq__(self, other: object) -> bool:
@@ -215,6 +231,8 @@ class State:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> State:
+        """The state ``to_bytes`` wrote; ValueError naming the problem for other bytes (the
+        layout only: ``Game(config, state=...)`` checks the position against the invariants)."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError(f"state bytes must be bytes (State.to_bytes()), got {type(data).__name__}")
         if len(data) < 8:
@@ -236,13 +254,18 @@ class State:
         return out
 
     def to_json(self) -> str:
+        """``to_bytes`` as base64 in a JSON object with the state schema number."""
         return json.dumps({"schema": STATE_SCHEMA_VERSION, "bytes": base64.b64encode(self.to_bytes()).decode()})
 
     @classmethod
     def from_json(cls, text: str) -> State:
+        """The state ``to_json`` wrote; ValueError naming the problem otherwise."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise ValueError(f"state JSON must be a string (State.to_json()), got {type(text).__name__}")
-        doc = json.loads(text)
+        try:
+            doc = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise ValueError(f"state JSON is not valid JSON (State.to_json()): {err}") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("bytes"), str):
             raise ValueError('state JSON must be an object {"schema": ..., "bytes": "<base64>"}')
         schema = doc.get("schema")

@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from aoi_env.data import EVENTS, load, resolve, resolve_gain
+from aoi_env.data import EVENTS, DataError, load, resolve, resolve_gain
 from aoi_env.data.enums import Building
 
 Gain = dict[str, Any]
@@ -68,6 +68,8 @@ class Tables:
 
 @functools.cache
 def tables(ruleset: str, players: int) -> Tables:
+    """The component data with every ruleset- and player-count choice resolved (R145), once per
+    (ruleset, seats): the engine reads these tuples instead of the YAML dicts."""
     d = load()
 
     def rows(seq: tuple[dict[str, Any], ...], key: str) -> tuple[Gain, ...]:
@@ -128,5 +130,6 @@ def tables(ruleset: str, players: int) -> Tables:
     )
     for ev_table in (t.faction_events, t.palace_events, t.competency_events, t.bonus_events, t.round_events):
         for evs in ev_table:
-            assert set(evs) <= set(EVENTS)
+            if not set(evs) <= set(EVENTS):
+                raise DataError(f"unknown event(s) {sorted(set(evs) - set(EVENTS))}; valid: {', '.join(EVENTS)}")
     return t

@@ -41,12 +41,15 @@ from aoi_env.core.state import (
     P_TOOLS,
     turn_seat,
 )
+from aoi_env.data import load
 from aoi_env.data.enums import Building
 
 WORKSHOP_ID = BUILDING_BASE + Building.WORKSHOP - 1
 
 
 _WORKSHOP = int(Building.WORKSHOP)
+TUNNEL_TOOLS = load().jumps["tunnel"].amount  # R95: tools per tunnel
+FLIGHT_SCHOLARS = load().jumps["flight"].amount  # R129: scholars per flight, back to the supply
 
 
 def _can_tunnel(g: Game, pl: list[int]) -> bool:
@@ -85,15 +88,15 @@ def _plain_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
 
 def _tunnel_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
     p = g.state.players[seat]
-    if flags & TB_NO_JUMP or not _can_tunnel(g, p.tolist()) or p[P_TOOLS] < 1:
+    if flags & TB_NO_JUMP or not _can_tunnel(g, p.tolist()) or p[P_TOOLS] < TUNNEL_TOOLS:
         return np.zeros(len(g.geo.land), dtype=bool)
     area = g.geo.tunnel_targets(terrain.own_mask(g, seat), g.state.built_bridges())
-    return _targets(g, seat, area, free, flags, int(p[P_TOOLS]) - 1, _coins_for_workshop(g, seat))
+    return _targets(g, seat, area, free, flags, int(p[P_TOOLS]) - TUNNEL_TOOLS, _coins_for_workshop(g, seat))
 
 
 def _fly_targets(g: Game, seat: int, free: int, flags: int) -> np.ndarray:
     p = g.state.players[seat]
-    if flags & TB_NO_JUMP or not _can_fly(g, p.tolist()) or p[P_SCHOLARS] < 1:
+    if flags & TB_NO_JUMP or not _can_fly(g, p.tolist()) or p[P_SCHOLARS] < FLIGHT_SCHOLARS:
         return np.zeros(len(g.geo.land), dtype=bool)
     area = g.geo.flight_targets(terrain.own_mask(g, seat), g.state.built_bridges())
     return _targets(g, seat, area, free, flags, int(p[P_TOOLS]), _coins_for_workshop(g, seat))
@@ -119,10 +122,14 @@ def _jumps(g: Game, seat: int, free: int, flags: int, pl: list[int]) -> list[int
     if flags & TB_NO_JUMP:
         return out
     tools = pl[P_TOOLS]
-    if tools >= 1 and _can_tunnel(g, pl) and _tb_possible(g, seat, "tunnel", free, flags, tools - 1, pl):
-        out.append(TUNNEL)  # R95: the tunnel costs 1 tool
-    if pl[P_SCHOLARS] >= 1 and _can_fly(g, pl) and _tb_possible(g, seat, "fly", free, flags, tools, pl):
-        out.append(FLY)  # R129: the flight costs 1 scholar
+    if (
+        tools >= TUNNEL_TOOLS
+        and _can_tunnel(g, pl)
+        and _tb_possible(g, seat, "tunnel", free, flags, tools - TUNNEL_TOOLS, pl)
+    ):
+        out.append(TUNNEL)  # R95: the tunnel costs tools
+    if pl[P_SCHOLARS] >= FLIGHT_SCHOLARS and _can_fly(g, pl) and _tb_possible(g, seat, "fly", free, flags, tools, pl):
+        out.append(FLY)  # R129: the flight costs a scholar
     return out
 
 
@@ -300,7 +307,7 @@ def _tunnel_legal(g: Game, row: Row) -> list[int]:
 @applies(Kind.TB_TUNNEL)
 def _tunnel_apply(g: Game, row: Row, a: int) -> None:
     seat = row[1]
-    g.state.players[seat, P_TOOLS] -= 1  # R95: 1 tool per tunnel
+    g.state.players[seat, P_TOOLS] -= TUNNEL_TOOLS  # R95
     fire(g, seat, "tunnel")
     _start_on(g, seat, a - HEX_BASE, row[2], row[3])
 
@@ -314,8 +321,8 @@ def _fly_legal(g: Game, row: Row) -> list[int]:
 def _fly_apply(g: Game, row: Row, a: int) -> None:
     seat = row[1]
     p = g.state.players[seat]
-    p[P_SCHOLARS] -= 1  # R129: return 1 scholar
-    p[P_SCHOLAR_SUPPLY] += 1
+    p[P_SCHOLARS] -= FLIGHT_SCHOLARS  # R129: returned to the supply
+    p[P_SCHOLAR_SUPPLY] += FLIGHT_SCHOLARS
     fire(g, seat, "flight")
     _start_on(g, seat, a - HEX_BASE, row[2], row[3])
 

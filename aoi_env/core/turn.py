@@ -29,6 +29,7 @@ from aoi_env.core.moves import (
     A_SAIL,
     ACTION_BASE,
     ACTION_WORDS,
+    BLOCKS,
     BOOK_BASE,
     BUILDING_BASE,
     CONVERT_BASE,
@@ -100,22 +101,24 @@ from aoi_env.core.state import (
 )
 from aoi_env.core.tables import tables
 from aoi_env.data import ROUNDS, load
-from aoi_env.data.enums import Building
+from aoi_env.data.enums import NUM_COMPETENCIES, Building
 
 BOOKS = P_BOOKS.start
 BUILT = P_BUILT.start
-UPGRADES = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
+# one past the last id of each action block a turn dispatches on (moves.BLOCKS)
+BUILDING_END, SCHOLAR_END, SPELL_END, BOOK_END = (sum(BLOCKS[b]) for b in ("BUILDING", "SCHOLAR", "SPELL", "BOOK"))
 _INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}
 COMPETENCY_C7 = 6  # the only competency with a special action (R141)
 
 
-def _power_prices() -> tuple[int, int, int, int]:
-    """Power paid for a scholar, a book, a tool and a coin (R79), from components.yaml."""
-    table = load().raw["conversions"]
-    return tuple(table[k]["pay"]["power"] for k in ("power_scholar", "power_book", "power_tool", "power_coin"))
-
-
-PW_SCHOLAR, PW_BOOK, PW_TOOL, PW_COIN = _power_prices()
+_AMOUNTS = load().conversion_amounts  # (paid, got) per conversion, R79
+PW_SCHOLAR, PW_BOOK, PW_TOOL, PW_COIN = (
+    _AMOUNTS[k][0] for k in ("power_scholar", "power_book", "power_tool", "power_coin")
+)
+GOT_SCHOLAR, GOT_BOOK, GOT_TOOL, GOT_COIN = (
+    _AMOUNTS[k][1] for k in ("power_scholar", "power_book", "power_tool", "power_coin")
+)
+SCHOLAR_TOOL, TOOL_COIN, BOOK_COIN = _AMOUNTS["scholar_tool"], _AMOUNTS["tool_coin"], _AMOUNTS["book_coin"]
 
 CONVERT_WORDS = (
     "burn",
@@ -140,7 +143,7 @@ def conversions(player: np.ndarray | list[int]) -> list[int]:
     out = []
     if pl[II] >= 2:  # R33: a burn takes 2 tokens from bowl II
         out.append(CV_BURN)
-    if pl[III] >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] > 0:
+    if pl[III] >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] >= GOT_SCHOLAR:
         out.append(CV_POWER_SCHOLAR)
     if pl[III] >= PW_BOOK:
         out.extend(CV_POWER_BOOK + d for d in range(4))
@@ -148,40 +151,41 @@ def conversions(player: np.ndarray | list[int]) -> list[int]:
         out.append(CV_POWER_TOOL)
     if pl[III] >= PW_COIN:
         out.append(CV_POWER_COIN)
-    if pl[P_SCHOLARS] > 0:
+    if pl[P_SCHOLARS] >= SCHOLAR_TOOL[0]:
         out.append(CV_SCHOLAR_TOOL)
-    if pl[P_TOOLS] > 0:
+    if pl[P_TOOLS] >= TOOL_COIN[0]:
         out.append(CV_TOOL_COIN)
-    out.extend(CV_BOOK_COIN + d for d in range(4) if pl[BOOKS + d] > 0)
+    out.extend(CV_BOOK_COIN + d for d in range(4) if pl[BOOKS + d] >= BOOK_COIN[0])
     return [CONVERT_BASE + c for c in out]
 
 
 def convert(player: np.ndarray, c: int) -> None:
+    """Make conversion ``c`` (an index into ``CONVERT_WORDS``); the caller checked it is legal."""
     if c == CV_BURN:
         power.burn(player)
     elif c == CV_POWER_SCHOLAR:
         power.spend(player, PW_SCHOLAR)
-        player[P_SCHOLAR_SUPPLY] -= 1
-        player[P_SCHOLARS] += 1
+        player[P_SCHOLAR_SUPPLY] -= GOT_SCHOLAR
+        player[P_SCHOLARS] += GOT_SCHOLAR
     elif CV_POWER_BOOK <= c < CV_POWER_BOOK + 4:
         power.spend(player, PW_BOOK)
-        player[BOOKS + c - CV_POWER_BOOK] += 1
+        player[BOOKS + c - CV_POWER_BOOK] += GOT_BOOK
     elif c == CV_POWER_TOOL:
         power.spend(player, PW_TOOL)
-        player[P_TOOLS] += 1
+        player[P_TOOLS] += GOT_TOOL
     elif c == CV_POWER_COIN:
         power.spend(player, PW_COIN)
-        player[P_COINS] += 1
+        player[P_COINS] += GOT_COIN
     elif c == CV_SCHOLAR_TOOL:
-        player[P_SCHOLARS] -= 1
-        player[P_SCHOLAR_SUPPLY] += 1
-        player[P_TOOLS] += 1
+        player[P_SCHOLARS] -= SCHOLAR_TOOL[0]
+        player[P_SCHOLAR_SUPPLY] += SCHOLAR_TOOL[0]
+        player[P_TOOLS] += SCHOLAR_TOOL[1]
     elif c == CV_TOOL_COIN:
-        player[P_TOOLS] -= 1
-        player[P_COINS] += 1
+        player[P_TOOLS] -= TOOL_COIN[0]
+        player[P_COINS] += TOOL_COIN[1]
     else:
-        player[BOOKS + c - CV_BOOK_COIN] -= 1
-        player[P_COINS] += 1
+        player[BOOKS + c - CV_BOOK_COIN] -= BOOK_COIN[0]
+        player[P_COINS] += BOOK_COIN[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,6 +250,7 @@ def _unused_specials(g: Game, pl: list[int]) -> tuple[tuple[int, dict], ...]:
 
 
 def spell_cost(g: Game, seat: int, i: int) -> int:
+    """Power spell ``i`` costs the seat, after its faction's discount (R75)."""
     return _spell_costs(g.tab.ruleset, g.tab.players, g.state.players.item(seat, P_FACTION))[i]
 
 
@@ -313,9 +318,10 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     for sp, gain in _unused_specials(g, pl):
         if effects.feasible(g, seat, gain, pl):
             out.append(SPECIAL_BASE + sp)
+    bridge_action = tab.faction_flags[pl[P_FACTION]]["bridge_action"]  # R95: {tools: n} for the Moles
     if (
-        tab.faction_flags[pl[P_FACTION]]["bridge_action"]
-        and pl[P_TOOLS] >= 1
+        bridge_action
+        and pl[P_TOOLS] >= bridge_action["tools"]
         and pl[P_BRIDGES] < g.data.raw["bridges_per_player"]
         and g.free_bridge_spots(seat, moles=True)
     ):
@@ -330,20 +336,21 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
 
 
 def describe_turn(g: Game, row: Row, a: int) -> str:
+    """Notation of a MAIN or POST id (docs/notation.md)."""
     if a == DONE:
         return "done"
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
         return f"convert {CONVERT_WORDS[a - CONVERT_BASE]}"
     if ACTION_BASE <= a < ACTION_BASE + len(ACTION_WORDS):
         return ACTION_WORDS[a - ACTION_BASE]
-    if BUILDING_BASE <= a < BUILDING_BASE + 7:
+    if BUILDING_BASE <= a < BUILDING_END:
         return f"upgrade {Building(a - BUILDING_BASE + 1).name.lower()}"
-    if SCHOLAR_BASE <= a < SCHOLAR_BASE + 12:
+    if SCHOLAR_BASE <= a < SCHOLAR_END:
         d, form = divmod(a - SCHOLAR_BASE, 3)
         return f"scholar {DISC_NAMES[d]} {SCHOLAR_FORMS[form]}"
-    if SPELL_BASE <= a < SPELL_BASE + 6:
+    if SPELL_BASE <= a < SPELL_END:
         return f"spell {g.data.spell_ids[a - SPELL_BASE]}"
-    if BOOK_BASE <= a < BOOK_BASE + 6:
+    if BOOK_BASE <= a < BOOK_END:
         return f"book {g.data.book_action_ids[a - BOOK_BASE]}"
     if SPECIAL_BASE <= a < SPECIAL_BASE + len(SPECIAL_WORDS):
         return f"special {SPECIAL_WORDS[a - SPECIAL_BASE]}"
@@ -379,11 +386,12 @@ def _main_apply(g: Game, row: Row, a: int) -> None:
 
 
 def do_action(g: Game, seat: int, a: int) -> None:
+    """Start the MAIN action ``a``: pay what is paid up front and push the decisions it needs."""
     s = g.state
     p = s.players[seat]
     if a == A_BUILD:
         pending.push(s, Kind.TB_TARGET, seat, 0, TB_BUY | TB_BUILD)
-    elif BUILDING_BASE <= a < BUILDING_BASE + 7:
+    elif BUILDING_BASE <= a < BUILDING_END:
         pending.push(s, Kind.UPGRADE_TARGET, seat, a - BUILDING_BASE + 1, UP_ACTION)
     elif a in (A_SAIL, A_DIG):
         track = "sail" if a == A_SAIL else "dig"
@@ -391,15 +399,15 @@ def do_action(g: Game, seat: int, a: int) -> None:
         tracks.advance(g, seat, track)
     elif a == A_INNOVATE:
         pending.push(s, Kind.CHOOSE_INNOVATION, seat)
-    elif SCHOLAR_BASE <= a < SCHOLAR_BASE + 12:
+    elif SCHOLAR_BASE <= a < SCHOLAR_END:
         send_scholar(g, seat, *divmod(a - SCHOLAR_BASE, 3))
-    elif SPELL_BASE <= a < SPELL_BASE + 6:
+    elif SPELL_BASE <= a < SPELL_END:
         i = a - SPELL_BASE
         power.spend(p, spell_cost(g, seat, i))
         s.glob[G_SPELLS_USED.start + i] = 1
         effects.fire(g, seat, "spell")  # Illusionists (R92)
         effects.gain(g, seat, g.tab.spell_effect[i])
-    elif BOOK_BASE <= a < BOOK_BASE + 6:
+    elif BOOK_BASE <= a < BOOK_END:
         k = a - BOOK_BASE
         slot = [sl for sl, kk in book_slots(g) if kk == k][0]
         s.glob[G_BOOKS_USED.start + slot] = 1
@@ -411,7 +419,7 @@ def do_action(g: Game, seat: int, a: int) -> None:
         p[P_SPECIALS_USED] |= 1 << sp
         effects.gain(g, seat, gain or {})
     elif a == A_MOLES_BRIDGE:
-        p[P_TOOLS] -= 1  # R95
+        p[P_TOOLS] -= g.tab.faction_flags[int(p[P_FACTION])]["bridge_action"]["tools"]  # R95
         pending.push(s, Kind.BRIDGE_END, seat, BR_MOLES, 1)
     elif a == A_PAVILION:
         pending.push(s, Kind.PAVILION_TARGET, seat)
@@ -472,7 +480,7 @@ def pass_gains(g: Game, seat: int) -> list[tuple[int, int, dict]]:
     if tile >= 0 and tab.palace_pass[tile]:
         out.append((SRC_PALACE, tile, tab.palace_pass[tile]))
     comps = int(p[P_COMPETENCIES])
-    for c in range(12):
+    for c in range(NUM_COMPETENCIES):
         if comps >> c & 1 and tab.competency_pass[c]:
             out.append((SRC_COMPETENCY, c, tab.competency_pass[c]))
     return out

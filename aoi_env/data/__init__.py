@@ -16,7 +16,23 @@ from typing import Any
 import numpy as np
 import yaml
 
-from aoi_env.data.enums import NUM_DISCIPLINES, TERRAIN_LETTERS, Building, Discipline, Faction, Terrain
+from aoi_env.data.enums import (
+    NUM_BONUS_TILES,
+    NUM_BOOK_ACTIONS,
+    NUM_CITY_TILES,
+    NUM_COMPETENCIES,
+    NUM_DISCIPLINES,
+    NUM_FINAL_TILES,
+    NUM_INNOVATIONS,
+    NUM_PALACE_TILES,
+    NUM_ROUND_TILES,
+    NUM_SPELLS,
+    TERRAIN_LETTERS,
+    Building,
+    Discipline,
+    Faction,
+    Terrain,
+)
 
 DATA_DIR = Path(__file__).resolve().parent
 
@@ -66,6 +82,15 @@ def resolve(value: Any, ruleset: str, players: int) -> Any:
 def resolve_gain(gain: dict[str, Any], ruleset: str, players: int) -> dict[str, Any]:
     """Return a gain dict with every ruleset/player-count choice resolved."""
     return {k: resolve(v, ruleset, players) for k, v in gain.items()}
+
+
+@dataclass(frozen=True)
+class Jump:
+    """A jump over the map to a first hex (the Moles' tunnel R95, palace 9's flight R129)."""
+
+    distances: tuple[int, ...]  # the graph distances from an own building it reaches
+    resource: str  # what one jump costs: "tools" or "scholars" (a scholar goes back to the supply)
+    amount: int
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,9 @@ class GameData:
     building_power: tuple[int, ...] = field(default=())  # indexed by Building
     building_pieces: tuple[int, ...] = field(default=())
     building_cost: tuple[dict[str, int], ...] = field(default=())
+    building_from: tuple[int, ...] = field(default=())  # the building an upgrade replaces (R66-R70), -1: none
+    conversion_amounts: dict[str, tuple[int, int]] = field(default_factory=dict)  # (paid, got), R79
+    jumps: dict[str, Jump] = field(default_factory=dict)  # "tunnel" (R95), "flight" (R129)
 
     def map_for(self, name: str) -> MapData:
         if name not in self.maps:
@@ -181,6 +209,63 @@ def _check_row(where: str, row: dict[str, Any], allowed: set[str]) -> None:
         if event not in EVENTS:
             raise DataError(f"{where}.events: unknown event {event!r}; valid: {', '.join(EVENTS)}")
         _check_gain(f"{where}.events.{event}", gain)
+
+
+# What each conversion pays and gets (R79).  The action ids fix the resources ("scholar tool"
+# trades scholars for tools); the data gives the amounts, checked against these kinds.
+_CONVERSION_KINDS = {
+    "burn": ((), ()),
+    "power_scholar": (("power",), ("scholars",)),
+    "power_book": (("power",), ("book",)),
+    "power_tool": (("power",), ("tools",)),
+    "power_coin": (("power",), ("coins",)),
+    "scholar_tool": (("scholars",), ("tools",)),
+    "tool_coin": (("tools",), ("coins",)),
+    "book_coin": (("book",), ("coins",)),
+}
+
+
+def _conversion_amounts(table: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """(paid, got) of every conversion but the burn (R33 fixes it: 2 tokens for 1)."""
+    if set(table) != set(_CONVERSION_KINDS):
+        raise DataError(f"conversions: expected {sorted(_CONVERSION_KINDS)}, got {sorted(table)}")
+    out = {}
+    for key, (pays, gets) in _CONVERSION_KINDS.items():
+        row = table[key]
+        if tuple(row.get("pay", ())) != pays or tuple(row.get("get", ())) != gets:
+            raise DataError(f"conversions.{key}: the action pays {list(pays)} for {list(gets)}, got {row}")
+        amounts = [*row["pay"].values(), *row["get"].values()]
+        if not all(type(n) is int and n >= 1 for n in amounts):
+            raise DataError(f"conversions.{key}: amounts must be positive integers, got {row}")
+        if pays:
+            out[key] = (row["pay"][pays[0]], row["get"][gets[0]])
+    return out
+
+
+_JUMP_RESOURCES = {"tunnel": "tools", "flight": "scholars"}  # R95, R129: what the engine charges
+
+
+def _jumps(table: dict[str, Any]) -> dict[str, Jump]:
+    """The tunnel's and the flight's distances and price (R95, R129); the resource is fixed."""
+    if set(table) != set(_JUMP_RESOURCES):
+        raise DataError(f"jumps: expected tunnel and flight, got {sorted(table)}")
+    out = {}
+    for name, row in table.items():
+        _check_row(f"jumps.{name}", row, {"distances", "cost"})
+        dist, cost = row.get("distances"), row.get("cost")
+        if (
+            not isinstance(dist, list)
+            or not dist
+            or dist != sorted(set(dist))
+            or not all(type(d) is int and d >= 2 for d in dist)
+        ):
+            raise DataError(f"jumps.{name}.distances: expected increasing distances of 2 or more, got {dist!r}")
+        resource = _JUMP_RESOURCES[name]
+        amount = cost.get(resource) if isinstance(cost, dict) and set(cost) == {resource} else None
+        if type(amount) is not int or amount < 1:
+            raise DataError(f"jumps.{name}.cost: expected {{{resource}: n}} with n >= 1, got {cost!r}")
+        out[name] = Jump(tuple(dist), resource, amount)
+    return out
 
 
 def _steps(where: str, steps: dict[str, int]) -> dict[Discipline, int]:
@@ -304,14 +389,24 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         _check_row(f"factions.{f.name.lower()}", row, faction_fields)
         row = dict(row)
         row["start_steps"] = _steps(f"factions.{f.name.lower()}", row.get("start_steps", {}))
+        bridge = row.get("bridge_action", {"tools": 1})
+        if (
+            not isinstance(bridge, dict)
+            or set(bridge) != {"tools"}
+            or type(bridge["tools"]) is not int
+            or bridge["tools"] < 0
+        ):
+            raise DataError(f"factions.{f.name.lower()}.bridge_action: expected {{tools: n}}, got {bridge!r}")
         factions.append(row)
     if len(raw["factions"]) != len(Faction):
         raise DataError("factions: expected exactly the 12 faction tiles")
 
-    innovation_keys, innovations = _table(raw, "innovations", {"rule", "once", "special", "pass", "income"}, 18)
+    innovation_keys, innovations = _table(
+        raw, "innovations", {"rule", "once", "special", "pass", "income"}, NUM_INNOVATIONS
+    )
     palace_rows = raw["palace_tiles"]
-    if sorted(palace_rows) != list(range(1, 18)):
-        raise DataError("palace_tiles: expected numbers 1..17")
+    if sorted(palace_rows) != list(range(1, NUM_PALACE_TILES + 1)):
+        raise DataError(f"palace_tiles: expected numbers 1..{NUM_PALACE_TILES}")
     palace_fields = {
         "income",
         "special",
@@ -323,36 +418,70 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         "river_city",
         "river_city_own_turn",
         "always_offered",
+        "swap_reward",
         "founds_city",
         "defer_city",
     }
     for n, row in palace_rows.items():
         _check_row(f"palace_tiles.{n}", row, palace_fields)
-    palace_tiles = tuple(palace_rows[n] for n in range(1, 18))
+        if row.get("always_offered", True) is not True:
+            raise DataError(f"palace_tiles.{n}.always_offered: write true or leave it out")
+        if ("swap_reward" in row) != ("school_to_guild" in row.get("special", {})):
+            raise DataError(
+                f"palace_tiles.{n}.swap_reward: expected exactly on the tile whose special is school_to_guild"
+            )
+        reward = row.get("swap_reward", {"vp": 1})
+        if (
+            not reward
+            or set(reward) - {"vp", "coins", "tools"}
+            or not all(type(v) is int and v >= 0 for v in reward.values())
+        ):
+            raise DataError(f"palace_tiles.{n}.swap_reward: expected VP, coins and tools, got {reward!r}")
+    if set(raw["palace_tiles_offered"]) != {"extra"}:
+        raise DataError("palace_tiles_offered: expected only 'extra' (the always offered tile is marked on the tile)")
+    palace_tiles = tuple(palace_rows[n] for n in range(1, NUM_PALACE_TILES + 1))
 
     bonus_ids, bonus_tiles = _table(
-        raw, "round_bonus_tiles", {"key", "income", "events", "pass", "special", "reach_bonus"}, 10
+        raw, "round_bonus_tiles", {"key", "income", "events", "pass", "special", "reach_bonus"}, NUM_BONUS_TILES
     )
-    round_ids, round_tiles = _table(raw, "round_scoring_tiles", {"key", "events", "science", "not_in_rounds"}, 12)
+    round_ids, round_tiles = _table(
+        raw, "round_scoring_tiles", {"key", "events", "science", "not_in_rounds"}, NUM_ROUND_TILES
+    )
     for tid, row in zip(round_ids, round_tiles, strict=False):
         sci = row["science"]
         if sci["discipline"] not in DISCIPLINE_KEYS or sci["per"] < 1:
             raise DataError(f"round_scoring_tiles.{tid}: bad science bonus")
         if set(sci["reward"]) - {"scholars", "coins", "power", "books", "spades", "tools"}:
             raise DataError(f"round_scoring_tiles.{tid}: bad science reward")
-    final_ids, final_tiles = _table(raw, "final_round_tiles", {"key", "building", "events"}, 4)
-    spell_ids, spells = _table(raw, "spells", {"key", "power", "effect"}, 6)
-    book_ids, book_actions = _table(raw, "book_actions", {"key", "books", "effect"}, 6)
-    city_ids, city_tiles = _table(raw, "city_tiles", {"vp", "reward"}, 7)
-    comp_ids, competencies = _table(raw, "competencies", {"income", "once", "special", "pass", "events"}, 12)
+        banned = row.get("not_in_rounds", [])
+        if not isinstance(banned, list) or not set(banned) <= set(range(1, ROUNDS + 1)):
+            raise DataError(f"round_scoring_tiles.{tid}.not_in_rounds: expected a list of rounds 1..{ROUNDS}")
+    final_ids, final_tiles = _table(raw, "final_round_tiles", {"key", "building", "events"}, NUM_FINAL_TILES)
+    spell_ids, spells = _table(raw, "spells", {"key", "power", "effect"}, NUM_SPELLS)
+    book_ids, book_actions = _table(raw, "book_actions", {"key", "books", "effect"}, NUM_BOOK_ACTIONS)
+    city_ids, city_tiles = _table(raw, "city_tiles", {"vp", "reward"}, NUM_CITY_TILES)
+    comp_ids, competencies = _table(
+        raw, "competencies", {"income", "once", "special", "pass", "events"}, NUM_COMPETENCIES
+    )
 
     n = len(Building)
     power = [0] * n
     pieces = [0] * n
     cost: list[dict[str, int]] = [{} for _ in range(n)]
+    upgrade_from = [-1] * n
     for key, spec in raw["buildings"].items():
+        _check_row(f"buildings.{key}", spec, {"pieces", "power", "cost", "from", "coins_if_neighbour"})
         b = BUILDING_KEYS[key]
         power[b], pieces[b], cost[b] = int(spec["power"]), int(spec["pieces"]), dict(spec.get("cost", {}))
+        if "from" in spec:
+            if spec["from"] not in BUILDING_KEYS:
+                raise DataError(f"buildings.{key}.from: unknown building {spec['from']!r}")
+            upgrade_from[b] = BUILDING_KEYS[spec["from"]]
+    upgrades = {Building(b).name.lower() for b in range(n) if upgrade_from[b] >= 0}
+    if upgrades != {"guild", "school", "university", "palace"}:  # one upgrade action each (R66-R70)
+        raise DataError(
+            f"buildings: 'from' on {sorted(upgrades)}; the upgrade actions are guild, school, university, palace"
+        )
 
     return GameData(
         raw=raw,
@@ -379,6 +508,9 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         building_power=tuple(power),
         building_pieces=tuple(pieces),
         building_cost=tuple(cost),
+        building_from=tuple(upgrade_from),
+        conversion_amounts=_conversion_amounts(raw["conversions"]),
+        jumps=_jumps(raw["jumps"]),
     )
 
 

@@ -74,3 +74,15 @@ class Faction(IntEnum):
 
 
 NUM_FACTIONS = 12
+
+# How many of each kind of tile the game has (R1, DATA.md); the state and the action space are
+# laid out for these counts and the data loader checks the YAML against them.
+NUM_INNOVATIONS = 18
+NUM_PALACE_TILES = 17
+NUM_BONUS_TILES = 10  # round bonus tiles B1-B10
+NUM_ROUND_TILES = 12  # round scoring tiles T1-T12
+NUM_FINAL_TILES = 4
+NUM_SPELLS = 6
+NUM_BOOK_ACTIONS = 6
+NUM_CITY_TILES = 7  # kinds K1-K7 (3 copies each, R13)
+NUM_COMPETENCIES = 12  # kinds C1-C12

@@ -1127,3 +1127,66 @@ def test_op59_moles_may_convert_before_a_k4_tb_to_pay_the_tunnel(tools: int) -> 
     assert val(g, 0, P_VP) == 30  # + 5 (tunnel, v1.2 with 3 players)
     assert val(g, 0, P_TOOLS) == tools  # + 1 (3 power) - 1 (tunnel)
     assert bowls(g, 0) == (12, 0, 0)
+
+
+def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(monkeypatch) -> None:
+    """R95 / OP-47 / OP-48: the tunnel's distance and price (``jumps.tunnel``) and the Moles'
+    bridge price (``bridge_action``) are data: made dearer or longer there, the engine follows."""
+    from aoi_env.core import terraform
+    from aoi_env.core.tables import tables
+    from aoi_env.data import Jump, load
+    from aoi_env.data.enums import Faction
+
+    def moles(tools: int) -> Game:
+        sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
+        return sc.build(0, "r8c5", "workshop").set(0, tools=tools, coins=10).turn(0)
+
+    assert load().jumps["tunnel"] == Jump((2,), "tools", 1) and terraform.TUNNEL_TOOLS == 1
+    assert tables("v1.2", 3).faction_flags[Faction.MOLES]["bridge_action"] == {"tools": 1}
+    monkeypatch.setattr(terraform, "TUNNEL_TOOLS", 2)
+    g = play(moles(5), "build", "tunnel", "tunnel r6c5")
+    assert val(g, 0, P_TOOLS) == 3  # 5 - 2 (the tunnel's price in this data)
+    g = play(moles(4), "build")
+    assert "tunnel" not in g.legal_moves()  # 4 tools pay the tunnel but no spade (3 tools) after it
+    monkeypatch.setattr(terraform, "TUNNEL_TOOLS", 1)
+    assert "tunnel" in play(moles(4), "build").legal_moves()
+
+    monkeypatch.setitem(load().jumps, "tunnel", Jump((3,), "tools", 1))
+    g = play(moles(5), "build", "tunnel")
+    targets = {m for m in g.legal_moves() if m.startswith("tunnel ")}
+    assert "tunnel r6c5" not in targets and targets  # r6c5 is 2 away; only distance 3 now
+
+    monkeypatch.setitem(tables("v1.2", 3).faction_flags[Faction.MOLES], "bridge_action", {"tools": 3})
+    assert "molebridge" not in moles(2).legal_moves()
+    g = play(moles(10), "molebridge")
+    assert val(g, 0, P_TOOLS) == 7  # 10 - 3
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        ({"jumps": {"tunnel": {"distances": [1], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
+        ({"jumps": {"tunnel": {"distances": [3, 2], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
+        ({"jumps": {"flight": {"distances": [2, 3], "cost": {"tools": 1}}}}, "jumps.flight.cost"),
+        ({"jumps": {"flight": {"distances": [2, 3], "cost": {"scholars": 0}}}}, "jumps.flight.cost"),
+        ({"factions": {"moles": {"bridge_action": 1}}}, "factions.moles.bridge_action"),
+        ({"palace_tiles": {3: {"swap_reward": {"books": 1}}}}, "palace_tiles.3.swap_reward"),
+        ({"palace_tiles": {4: {"swap_reward": {"vp": 1}}}}, "palace_tiles.4.swap_reward: expected exactly on the tile"),
+    ],
+)
+def test_r95_r123_r129_bad_jump_bridge_and_swap_data_is_refused(edit: dict, message: str) -> None:
+    """R95, R123, R129: the data those rules read is checked when it loads."""
+    import copy
+
+    import yaml
+
+    from aoi_env.data import DATA_DIR, DataError, parse
+
+    raw = yaml.safe_load((DATA_DIR / "components.yaml").read_text(encoding="utf-8"))
+    maps = yaml.safe_load((DATA_DIR / "maps.yaml").read_text(encoding="utf-8"))
+    raw = copy.deepcopy(raw)
+    for table, rows in edit.items():
+        for key, fields in rows.items():
+            raw[table][key] = {**raw[table][key], **fields}
+    with pytest.raises(DataError, match=message):
+        parse(raw, maps)

@@ -698,3 +698,23 @@ def test_r68_op54_draft_palace_uses_the_drafted_tile_without_a_choice():
     assert bowls(g) == [0, 5, 7]  # 12 power
     assert g.state.glob[G_PALACE_STATE.start + 9] == 0
     assert g.state.glob[G_DEPTH] > 0 and g.pending_kind() == Kind.POST
+
+
+def test_r123_r129_palace3_reward_and_palace9_flight_are_read_from_the_data(monkeypatch):
+    """R123 / R129: palace 3's swap reward (``swap_reward``) and the flight's distances and price
+    (``jumps.flight``) are data: changed there, the engine follows."""
+    from aoi_env.core import terraform
+    from aoi_env.core.rules import scoring
+    from aoi_env.data import Jump, load
+
+    assert load().palace_tiles[2]["swap_reward"] == {"vp": 3, "tools": 1}
+    assert load().jumps["flight"] == Jump((2, 3), "scholars", 1) and terraform.FLIGHT_SCHOLARS == 1
+    monkeypatch.setitem(load().palace_tiles[2], "swap_reward", {"coins": 4})
+    g = with_palace(scenario(tile="T5"), 3).build(0, "r8c6", "school").turn(0)
+    play(g, "special palace", "upgrade r8c6")
+    p = player(g)
+    assert (p[P_VP], p[P_TOOLS], p[P_COINS]) == (23, 3, 19)  # 20 + 3 (T5); no tool; 15 + 4
+
+    monkeypatch.setitem(load().jumps, "flight", Jump((2, 3, 4), "scholars", 1))
+    g = with_palace(scenario(), 9).turn(0)
+    assert scoring.area_jump(g, 0) == 4  # the farthest distance reaches for the final area (R83)

@@ -72,15 +72,15 @@ def shared_ranks(values: dict[int, int], payouts: list[int]) -> dict[int, int]:
 
 
 def area_jump(g: Game, seat: int) -> int:
-    """Extra "in reach" range for the final area (R83): 2 for the Moles' tunnel (R95), 3 for
-    palace 9's flight (R129), else 0."""
+    """Extra "in reach" range for the final area (R83): the farthest jump the seat has, 2 for
+    the Moles' tunnel (R95), 3 for palace 9's flight (R129), else 0."""
     p = g.state.players[seat]
     jump = 0
     if g.is_player(seat) and g.tab.faction_flags[int(p[P_FACTION])]["tunnel"]:
-        jump = 2
+        jump = g.data.jumps["tunnel"].distances[-1]
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
-        jump = 3
+        jump = max(jump, g.data.jumps["flight"].distances[-1])
     return jump
 
 
@@ -186,6 +186,8 @@ def breakdown(g: Game) -> dict[str, list[int]]:
 
 
 def final_scoring(g: Game) -> dict[str, list[int]]:
+    """Add the final scoring (R83-R86: area, science, resources, the Automa's faction VP) to every
+    seat's VP and return the parts per seat."""
     parts = breakdown(g)
     for seat in range(g.seats):
         g.state.players[seat, P_VP] += sum(parts[k][seat] for k in ("area", "science", "resources", "faction"))
