@@ -80,12 +80,6 @@ from aoi_env.core.moves import (
     DONE,
     HEX_BASE,
     NUM_CONVERSIONS,
-    SP_BONUS,
-    SP_COMPETENCY,
-    SP_DEUS,
-    SP_FACTION,
-    SP_PALACE,
-    SP_PROFESSORS,
 )
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import science, scoring, terrain
@@ -101,7 +95,6 @@ from aoi_env.core.state import (
     H_OWNER,
     H_PAVILION,
     P_BOARD,
-    P_BONUS,
     P_BOOKS,
     P_BOWLS,
     P_BUILT,
@@ -122,6 +115,7 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
+from aoi_env.core.turn import owned_specials
 from aoi_env.data import NUM_POSITIONS
 from aoi_env.data.enums import Building
 
@@ -555,7 +549,7 @@ class HeuristicAgent(ScriptedAgent):
         now = int(g.state.glob[G_PHASE]) == Phase.ACTIONS and not p[P_PASSED]
         used = p[P_SPECIALS_USED]
         total = 0.0
-        for bit, gain in _owned_specials(g, p):
+        for bit, gain in owned_specials(g, p):
             uses = incomes_left + (1 if now and not used >> bit & 1 else 0)
             total += uses * self.gain_value(gain, scale)
         return self.w.special * total
@@ -686,27 +680,3 @@ def _city_progress(g: Game, own: np.ndarray) -> float:
         strength = int(g.building_power[h[idx, H_BUILDING]].sum() + h[idx, H_PAVILION].sum())
         best = max(best, min(count / 4, 1.0) * min(strength / 7, 1.0))
     return best
-
-
-def _owned_specials(g: Game, p: list[int]) -> list[tuple[int, dict[str, Any]]]:
-    """(used-bit, gain) of every special action the player owns (R76), used or not."""
-    tab = g.tab
-    out = []
-    tile = int(p[P_PALACE_TILE])
-    if tile >= 0 and tab.palace_special[tile]:
-        out.append((SP_PALACE, tab.palace_special[tile]))
-    innov_bits = {"deus_ex_machina": SP_DEUS, "professors": SP_PROFESSORS}
-    for t in p[P_INNOVATIONS]:
-        if t >= 0 and tab.innovation_special[int(t)]:
-            out.append((innov_bits.get(g.data.innovation_keys[int(t)], SP_DEUS), tab.innovation_special[int(t)]))
-    comps = int(p[P_COMPETENCIES])
-    for c, gain in enumerate(tab.competency_special):
-        if gain and comps >> c & 1:
-            out.append((SP_COMPETENCY, gain))
-    bonus = int(p[P_BONUS])
-    if bonus >= 0 and tab.bonus_special[bonus]:
-        out.append((SP_BONUS, tab.bonus_special[bonus]))
-    faction = int(p[P_FACTION])
-    if faction >= 0 and tab.faction_special[faction]:
-        out.append((SP_FACTION, tab.faction_special[faction]))
-    return out

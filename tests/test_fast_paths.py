@@ -14,7 +14,7 @@ from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
 from aoi_env.core.pending import UP_ACTION
-from aoi_env.core.state import P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
+from aoi_env.core.state import P_COMPETENCIES, P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
 from aoi_env.data.enums import Building
 
 UPGRADED = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
@@ -250,3 +250,23 @@ def test_r71_r72_track_limits_table_is_the_boards_data() -> None:
         sail = tuple(board.sailing_cost.get(r, 0) for r in ("coins", "tools", "scholars"))
         dig = tuple(board.terraforming_cost.get(r, 0) for r in ("coins", "tools", "scholars"))
         assert row == (board.sailing_max, *sail, len(board.terraforming_tools) - 1, *dig)
+
+
+def test_r76_r141_owned_specials_are_every_special_used_or_not() -> None:
+    """R76 / R141: ``owned_specials`` (the heuristic's count of special actions to come) lists the
+    seat's special actions whether used this round or not, each once under its own action id:
+    the Deus ex machina and Professors innovations each under theirs (the heuristic's own copy
+    filed any other innovation under Deus), C7 as the data's only competency with a special."""
+    assert Game("aoi(players=3)", seed=0).data.competency_ids.index("C7") == turn.COMPETENCY_C7
+    g = Game("aoi(players=3)", seed=12)
+    p = g.state.players[0]
+    keys = g.data.innovation_keys
+    p[P_PALACE_TILE] = next(i for i, gain in enumerate(g.tab.palace_special) if gain)
+    p[P_INNOVATIONS] = (keys.index("professors"), keys.index("deus_ex_machina"), -1)
+    p[P_COMPETENCIES] = 1 << turn.COMPETENCY_C7
+    unused = dict(turn.owned_specials(g, p.tolist()))
+    assert set(unused) >= {turn.SP_PALACE, turn.SP_DEUS, turn.SP_PROFESSORS, turn.SP_COMPETENCY}
+    assert unused[turn.SP_PROFESSORS] == g.tab.innovation_special[keys.index("professors")]
+    p[P_SPECIALS_USED] = (1 << len(SPECIAL_WORDS)) - 1  # every special used this round
+    assert turn.owned_specials(g, p.tolist()) == list(unused.items())
+    assert turn._unused_specials(g, p.tolist()) == ()

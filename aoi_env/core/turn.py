@@ -107,8 +107,24 @@ BOOKS = P_BOOKS.start
 BUILT = P_BUILT.start
 # one past the last id of each action block a turn dispatches on (moves.BLOCKS)
 BUILDING_END, SCHOLAR_END, SPELL_END, BOOK_END = (sum(BLOCKS[b]) for b in ("BUILDING", "SCHOLAR", "SPELL", "BOOK"))
-_INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}
-COMPETENCY_C7 = 6  # the only competency with a special action (R141)
+_INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}  # their action ids (R101, R104)
+
+
+def _special_competency() -> int:
+    """The competency with a special action (C7, R141): the only one with a ``special`` in the
+    data, as the action space has one competency special; the innovations' are checked too."""
+    d = load()
+    comps = [c for c, row in enumerate(d.competencies) if row.get("special")]
+    innovations = {key for key, row in zip(d.innovation_keys, d.innovations, strict=True) if row.get("special")}
+    if len(comps) != 1 or innovations != set(_INNOV_SPECIAL.values()):
+        raise ValueError(
+            f"special actions: competencies {comps}, innovations {sorted(innovations)}; "
+            "the action ids hold one competency's and Deus ex machina's and Professors'"
+        )
+    return comps[0]
+
+
+COMPETENCY_C7 = _special_competency()
 
 
 _AMOUNTS = load().conversion_amounts  # (paid, got) per conversion, R79
@@ -218,6 +234,14 @@ def _special_gain(g: Game, pl: list[int], sp: int) -> dict | None:
         b = pl[P_BONUS]
         return g.tab.bonus_special[b] or None if b >= 0 else None
     return g.tab.faction_special[pl[P_FACTION]] or None
+
+
+def owned_specials(g: Game, pl: list[int]) -> list[tuple[int, dict]]:
+    """(sp, gain) of every special action the seat owns (R76), used this round or not."""
+    fresh = list(pl)
+    fresh[P_SPECIALS_USED] = 0
+    gains = ((sp, _special_gain(g, fresh, sp)) for sp in range(len(SPECIAL_WORDS)))
+    return [(sp, gain) for sp, gain in gains if gain is not None]
 
 
 _SPECIALS: dict[tuple, tuple[tuple[int, dict], ...]] = {}
