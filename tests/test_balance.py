@@ -14,7 +14,7 @@ import pytest
 from aoi_env.cli import main
 from aoi_env.core.config import FACTION_NAMES, GameConfig
 from train.balance import BalanceConfig, _Deck, analyse, flagged_by, group_table, schedule
-from train.tournament import holm
+from train.stats import holm
 
 
 def test_deck_deals_every_faction_equally_often_without_repeats_in_a_game():

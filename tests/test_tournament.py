@@ -13,25 +13,27 @@ import pytest
 
 from aoi_env.cli import main
 from aoi_env.core.config import GameConfig
-from train.tournament import (
+from train.stats import (
     Z95,
-    Participant,
-    TournamentConfig,
     bootstrap_ci,
-    cycle_length,
     holm,
     margins,
     mean_ci,
     normal_two_sided_p,
+    student_t_quantile,
+    student_t_two_sided_p,
+    wilson,
+    win_shares,
+)
+from train.tournament import (
+    Participant,
+    TournamentConfig,
+    cycle_length,
     parse_participants,
     play_task,
     run_tournament,
     schedule,
-    student_t_quantile,
-    student_t_two_sided_p,
     summarise,
-    wilson,
-    win_shares,
 )
 
 # -- statistics ---------------------------------------------------------------------------------

@@ -480,7 +480,7 @@ def test_eval_table_of_one_game_has_no_margin_interval() -> None:
     """One game gives a mean margin but no interval (no sample deviation): the table and the
     summary line show the mean alone instead of 'nan'; more games show both."""
     from train.evaluate import EvalResult, format_results, summary_line
-    from train.tournament import mean_ci, wilson
+    from train.stats import mean_ci, wilson
 
     def result(margins: list[float]) -> EvalResult:
         m, lo, hi = mean_ci(margins)

@@ -44,16 +44,8 @@ import numpy as np
 from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig
 from train.config import load_yaml
 from train.records import play_record, save
-from train.tournament import (
-    holm,
-    json_safe,
-    mean_ci,
-    normal_two_sided_p,
-    run_parallel,
-    student_t_two_sided_p,
-    wilson,
-    win_shares,
-)
+from train.stats import holm, mean_ci, normal_two_sided_p, student_t_two_sided_p, wilson, win_shares
+from train.tournament import json_safe, run_parallel
 
 MODES = ("balanced", "distribution")
 GROUPINGS = {  # table name -> key of a seating row

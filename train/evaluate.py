@@ -23,7 +23,8 @@ from aoi_env.core.config import GameConfig
 from train.config import stream_seed
 from train.opponents import OpponentPool, check_opponent_game, check_spec
 from train.seat_env import SeatEnv
-from train.tournament import mean_ci, progress, wilson
+from train.stats import mean_ci, wilson
+from train.tournament import progress
 
 
 @dataclass
