@@ -68,7 +68,17 @@ from aoi_env.core.state import (
     P_VP,
     State,
 )
-from aoi_env.data.enums import NUM_BONUS_TILES, NUM_COMPETENCIES, NUM_FACTIONS, NUM_TERRAINS, Building, Faction, Terrain
+from aoi_env.data.enums import (
+    NUM_BONUS_TILES,
+    NUM_BOOK_ACTIONS,
+    NUM_COMPETENCIES,
+    NUM_FACTIONS,
+    NUM_INNOVATIONS,
+    NUM_TERRAINS,
+    Building,
+    Faction,
+    Terrain,
+)
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -142,17 +152,29 @@ def innovation_spaces(players: int, raw: dict) -> list[tuple[np.ndarray, int]]:
 
 
 def new_state(g: Game, seed: int) -> State:
-    """A fresh game after every random setup draw, before any player decision."""
-    cfg = g.config
-    n = cfg.seats
+    """A fresh game after every random setup draw, before any player decision.  The draws come
+    in a fixed order from one generator (same seed, same game): the tiles of the boards, then the
+    components the players choose from, then the Automas, then the 2-player neutral faction."""
     rng = np.random.default_rng(seed)
-    s = State.empty(n)
-    glob = s.glob
-    glob[G_SEED] = seed % (2**31)
+    s = _blank_state(g, seed)
+    tiles = _draw_tiles(g, s, rng)
+    _distribute(g, s, rng)
+    if g.config.automa:
+        _new_automas(g, s, rng)
+    elif g.seats == 2:  # R24: the neutral faction (not with an Automa, AUTOMA.md §3.1)
+        _neutral_faction(g, s, rng, tiles)
+    s.glob[G_SETUP_STEP] = 0
+    s.glob[pending.G_DEPTH] = 0
+    return s
 
+
+def _blank_state(g: Game, seed: int) -> State:
+    """The map, the supplies and the player rows before any draw (-1: none yet, -2: not in play)."""
+    s = State.empty(g.config.seats)
+    glob, p = s.glob, s.players
+    glob[G_SEED] = seed % (2**31)
     s.hexes[:, H_TERRAIN] = g.geo.terrain
     s.hexes[:, H_OWNER] = -1
-    p = s.players
     p[:, P_FACTION] = p[:, P_BOARD] = p[:, P_BONUS] = -1
     p[:, P_PALACE_TILE] = p[:, P_DRAFT_PALACE] = -1
     p[:, P_INNOVATIONS] = -1
@@ -160,19 +182,9 @@ def new_state(g: Game, seed: int) -> State:
     p[:, P_VP] = g.data.raw["start_vp"]
     glob[G_ORDER] = -1
     glob[G_NEXT_ORDER] = -1
-
-    tiles = draw_round_tiles(g, rng)  # R6
-    glob[G_ROUND_TILES] = tiles
-    glob[G_FINAL_TILE] = draw_final_tile(g, rng, tiles[5])  # R7
-    glob[G_BOOK_ACTIONS] = np.sort(rng.choice(6, size=3, replace=False))  # R8
-    glob[G_COMP_SPACES] = rng.permutation(NUM_COMPETENCIES)  # R11
     glob[G_COMP_LEFT] = g.data.raw["competency_display"]["copies"]
-    spaces = len(g.innovation_space_cost)  # R12
     glob[G_INNOV_SPACES] = -1
     glob[G_INNOV_OWNER] = -2
-    order = rng.permutation(18)
-    glob[G_INNOV_SPACES.start : G_INNOV_SPACES.start + spaces] = order[:spaces]
-    glob[G_INNOV_OWNER.start + order[:spaces]] = -1
     glob[G_CITY_LEFT] = g.data.raw["city_copies"]
     for key, count in g.data.raw["neutral_pieces"].items():
         glob[G_NEUTRAL_LEFT.start + Building[key.upper()]] = count
@@ -185,7 +197,31 @@ def new_state(g: Game, seed: int) -> State:
     glob[G_DRAFT_FACTIONS] = -1
     glob[G_DRAFT_PALACES] = -1
     glob[G_DRAFT_BOARDS] = -1
+    glob[G_BONUS_ROW] = -1
+    return s
 
+
+def _draw_tiles(g: Game, s: State, rng: np.random.Generator) -> list[int]:
+    """Round and final tiles, book actions, the competency and innovation displays (R6-R8, R11,
+    R12); returns the round tiles 1-6."""
+    glob = s.glob
+    tiles = draw_round_tiles(g, rng)  # R6
+    glob[G_ROUND_TILES] = tiles
+    glob[G_FINAL_TILE] = draw_final_tile(g, rng, tiles[5])  # R7
+    glob[G_BOOK_ACTIONS] = np.sort(rng.choice(NUM_BOOK_ACTIONS, size=3, replace=False))  # R8
+    glob[G_COMP_SPACES] = rng.permutation(NUM_COMPETENCIES)  # R11
+    spaces = len(g.innovation_space_cost)  # R12
+    order = rng.permutation(NUM_INNOVATIONS)
+    glob[G_INNOV_SPACES.start : G_INNOV_SPACES.start + spaces] = order[:spaces]
+    glob[G_INNOV_OWNER.start + order[:spaces]] = -1
+    return tiles
+
+
+def _distribute(g: Game, s: State, rng: np.random.Generator) -> None:
+    """What the humans choose from: fixed factions and boards, the solo planning cards, the
+    standard sets or the draft pools; palace and bonus tiles on offer; the start player."""
+    cfg, glob, p = g.config, s.glob, s.players
+    n = cfg.seats
     bonuses = [int(b) for b in rng.permutation(NUM_BONUS_TILES)]
     factions = [int(f) for f in rng.permutation(NUM_FACTIONS)]
     others = _random_palace_tiles(g, rng)
@@ -224,22 +260,19 @@ def new_state(g: Game, seed: int) -> State:
         glob[G_BONUS_STATE.start + np.array(bonuses[: n + 3])] = -1
     # R15.3 / R16.6; against the Automa the humans go first (AUTOMA.md §3.7)
     glob[G_START_PLAYER] = 0 if automa else int(rng.integers(n))
-    glob[G_BONUS_ROW] = -1
-    if automa:
-        _new_automas(g, s, rng)
 
-    if n == 2 and not automa:  # R24: the neutral faction (not with an Automa, AUTOMA.md §3.1)
-        glob[G_AREA_TOKEN] = cfg.area_tokens[int(rng.integers(len(cfg.area_tokens)))]
-        for d in range(4):
-            glob[G_SCHOLAR_SPACES.start + d * 4 + 1] = NEUTRAL_SEAT
-        level = np.full(4, g.data.raw["two_player"]["neutral_start_level"], dtype=np.int32)
-        for rnd in range(5):
-            sci = g.tab.round_science[tiles[rnd]]
-            level[DISC_KEYS.index(sci["discipline"])] += sci["per"]
-        glob[G_NEUTRAL_SCIENCE] = level
-    glob[G_SETUP_STEP] = 0
-    s.glob[pending.G_DEPTH] = 0
-    return s
+
+def _neutral_faction(g: Game, s: State, rng: np.random.Generator, tiles: list[int]) -> None:
+    """R24: the 2-player neutral faction's area token, scholar spaces and science markers."""
+    glob = s.glob
+    glob[G_AREA_TOKEN] = g.config.area_tokens[int(rng.integers(len(g.config.area_tokens)))]
+    for d in range(4):
+        glob[G_SCHOLAR_SPACES.start + d * 4 + 1] = NEUTRAL_SEAT
+    level = np.full(4, g.data.raw["two_player"]["neutral_start_level"], dtype=np.int32)
+    for rnd in range(5):
+        sci = g.tab.round_science[tiles[rnd]]
+        level[DISC_KEYS.index(sci["discipline"])] += sci["per"]
+    glob[G_NEUTRAL_SCIENCE] = level
 
 
 def _requested_automa_terrains(specs: tuple[str, ...]) -> set[int]:
