@@ -4,6 +4,7 @@ to see to decide (audit of the render module)."""
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -90,15 +91,19 @@ def test_c6_pavilion_shows_and_every_hex_keeps_its_column() -> None:
     g = marked_position()
     assert cell(g, "r4c8") == "LP0+"  # palace (upper case: in a city) of seat 0, pavilion
     assert cell(g, "r4c9") == "LW0 "
-    for pos in range(NUM_ROWS * NUM_COLS):
-        t = int(g.state.hexes[pos, H_TERRAIN])
-        text = cell(g, hex_name(pos))
-        if t == Terrain.OFF:
-            assert text.strip() == ""
-        elif t == Terrain.RIVER:
-            assert text.strip() == "~"
-        else:
-            assert text[0].upper() == TERRAIN_LETTERS[t], hex_name(pos)
+    kinds = Counter()
+    for game in (g, Game("aoi(players=2)", seed=0)):  # the 3-5 side, then the 1-3 side (off-map corners)
+        for pos in range(NUM_ROWS * NUM_COLS):
+            t = int(game.state.hexes[pos, H_TERRAIN])
+            text = cell(game, hex_name(pos))
+            if t == Terrain.OFF:
+                assert text.strip() == "", hex_name(pos)
+            elif t == Terrain.RIVER:
+                assert text.strip() == "~", hex_name(pos)
+            else:
+                assert text[0].upper() == TERRAIN_LETTERS[t], hex_name(pos)
+            kinds["off" if t == Terrain.OFF else "river" if t == Terrain.RIVER else "land"] += 1
+    assert min(kinds.values()) > 0, kinds  # each branch ran
     assert "+ pavilion" in LEGEND and LEGEND in board_text(g)
 
 

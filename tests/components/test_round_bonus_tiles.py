@@ -195,10 +195,13 @@ def test_r78_r80_b1_taken_at_pass_is_face_down_for_the_rest_of_phase_ii() -> Non
     assert terrain.sailing(g, 0) == 0
     assert effects.listeners(g, 0, "build_workshop_river") == []
     play(g, "pass", "bonus B7", "pass", "bonus B8")  # R80.4: Phase III turns the tiles face up
-    while g.pending_kind() != Kind.MAIN:
-        assert g.state.glob[G_PHASE] != Phase.ACTIONS  # only Phase III / I decisions on the way
-        g.apply_action(g.legal_actions()[0])
-    assert (g.state.glob[G_ROUND], g.current_seat()) == (2, 0)  # seat 0 passed first
+    # Phases III and I of this position ask nobody anything: the next decision is round 2's first
+    assert (g.pending_kind(), g.state.glob[G_PHASE], g.state.glob[G_ROUND], g.current_seat()) == (
+        Kind.MAIN,
+        Phase.ACTIONS,
+        2,
+        0,
+    )  # seat 0 passed first
     assert terrain.sailing(g, 0) == 1
     assert effects.listeners(g, 0, "build_workshop_river") != []
 

@@ -324,11 +324,12 @@ def check_lizard_skip(g: Game, seat: int, stats: Counter) -> None:
     assert DONE in c.legal_actions()
     c.apply_action(DONE)
     want = lizard_workshop_hexes(Oracle(g, seat))
-    if c.pending_kind() == Kind.LIZARD_BUILD:
+    if c.pending_kind() == Kind.LIZARD_BUILD:  # with no hex to build on, "done" alone is left
         assert _hex_ids(c.legal_actions()) == want, c.legal_moves()
         stats["lizard skip"] += 1
+        stats["lizard skip, nothing to place"] += not want
     else:
-        assert not want  # nothing to place: the decision is dropped
+        assert not want  # nothing to place: the decision is dropped (or answered when forced)
 
 
 # --------------------------------------------------------------------------------------------
@@ -643,3 +644,4 @@ def test_tb_targets_match_the_oracle_in_random_positions() -> None:
     assert stats["no workshop left"] > 20 and stats["bonus"] > 100
     assert stats["chain spades"] > 100 and stats["chain finish"] > 50 and stats["chain leftovers"] > 20
     assert stats["lizard skip"] > 10 and stats["chain lizard workshop"] > 5
+    assert stats["lizard skip, nothing to place"] > 0  # R64: no Workshop left (the Lizards' TB then only digs)

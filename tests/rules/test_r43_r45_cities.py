@@ -550,14 +550,34 @@ def test_r43_r44_cities_are_founded_whenever_a_group_qualifies_in_random_games(g
     """R43 (automatic founding) / R44 (OP-21, OP-32): at the start of every action, no player has a
     group of non-city buildings that meets the founding requirements, and every connected group is
     either wholly in cities or wholly outside.  Checked with an independent group computation over
-    biased random games."""
-    founded = 0
+    biased random games.  These games rarely build next to a city or found one with the Monument,
+    so the next test runs the same check where those happen."""
+    founded = checked = 0
     for seed in range(8):
         g = Game(game, seed=seed)
         rng = np.random.default_rng(seed)
         while not g.is_over():
             if g.pending_kind() == Kind.MAIN:
                 assert _city_problems(g) == [], f"seed {seed}"
+                checked += 1
             g.apply_action(biased_random_action(g, rng))
         founded += int(g.state.players[:, P_CITIES].sum())
-    assert founded > 0  # the games did found cities
+    assert founded > 0 and checked > 100  # the games did found cities
+
+
+def test_r43_r44_op21_the_group_check_sees_a_building_join_a_city_and_the_monuments_city() -> None:
+    """R43 / R44 / OP-21: the independent group check of the random-game test, where random games
+    rarely go: after a Workshop is built next to a city it is part of it, and a Monument's group
+    of 2 (power 7) is a city.  Undoing either by hand is what the check reports."""
+    g = three_guilds().build(0, "r4c1", "workshop").city("r3c0", "r3c1", "r3c2", "r4c1").set(0, cities=1)
+    g = g.terrain("r4c2", "desert").turn(0)
+    play(g, "build", "target r4c2")
+    assert _city_problems(g) == [] and in_city(g, "r4c2") == [1]
+    g.state.hexes[parse_hex("r4c2"), H_CITY] = 0  # as if the Workshop had not joined (OP-21)
+    assert any("only partly in a city" in p for p in _city_problems(g))
+
+    g = scenario().build(0, "r3c0", "palace").terrain("r4c1", "desert").decide(Kind.NEUTRAL_PLACE, 0, Building.MONUMENT)
+    play(g, "neutral r4c1", "city K5")
+    assert _city_problems(g) == [] and in_city(g, "r3c0", "r4c1") == [1, 1]
+    g.state.hexes[[parse_hex("r3c0"), parse_hex("r4c1")], H_CITY] = 0  # as if no city had been founded (R43)
+    assert any("qualifies but is no city" in p for p in _city_problems(g))
