@@ -55,6 +55,7 @@ import numpy as np
 from aoi_env.core import automa
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.science import KEY_LEVEL, MAX_LEVEL
+from aoi_env.core.setup import SETUP_STAGES
 from aoi_env.core.state import (
     G_BONUS_ROW,
     G_BONUS_STATE,
@@ -504,7 +505,7 @@ SETUP_KIND_STEPS = {
 }  # fmt: skip
 """The decisions only the setup pushes, and the values of its step counter while they wait
 (``setup.setup_step``: stage k pushes its decisions and sets the counter to k + 1)."""
-LAST_SETUP_STEP = 7  # the counter once the first round has started
+LAST_SETUP_STEP = len(SETUP_STAGES) + 1  # the counter once the first round has started
 
 
 PHASE_KINDS = {

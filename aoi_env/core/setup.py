@@ -343,70 +343,101 @@ def _flags(g: Game, seat: int) -> dict:
 
 
 def setup_step(g: Game) -> None:
-    """Push the decisions of the next setup stage (called when the stack is empty)."""
+    """Push the decisions of the next setup stage (called when the stack is empty); after the
+    last stage the first round starts."""
     s = g.state
-    n = g.seats
-    humans = g.config.players
-    automa = g.config.automa
-    start = int(s.glob[G_START_PLAYER])
     step = int(s.glob[G_SETUP_STEP])
     s.glob[G_SETUP_STEP] = step + 1
-    order = [(start + k) % n for k in range(n)]  # R17.9 (Automas after the humans, AUTOMA.md §3.7)
-    people = [seat for seat in order if seat < humans]
-    if step == 0:  # distribution of the humans' components
-        picks: list[tuple[Kind, int]] = []
-        if automa and humans == 1 and not g.config.fixed_setup:
-            picks.append((Kind.SOLO_PICK, 0))  # AUTOMA.md §3.3
-        elif g.config.fixed_setup or g.config.distribution == "draft":
-            if g.config.distribution == "draft" and not g.config.fixed_setup:
-                picks += [(Kind.DRAFT_PICK, seat) for _ in range(3) for seat in order]  # R16.7
-            if not automa:
-                picks += [(Kind.PICK_BONUS, seat) for seat in _counter_clockwise_from_right(start, n)]
-        else:
-            picks += [(Kind.PICK_BUNDLE, seat) for seat in _counter_clockwise_from_right(start, humans)]
-        for kind, seat in reversed(picks):
-            pending.push(s, kind, seat)
-    elif step == 1:  # the Automas' terrains and round bonus tiles (AUTOMA.md §3.3, §3.7)
-        if automa:
-            _automa_terrains_and_bonuses(g, people)
-    elif step == 2:  # coins on the display, turn order, player setup (R15.2, R16.8, R17)
-        display = s.glob[G_BONUS_STATE] == -1
-        s.glob[G_BONUS_COINS][display] = 1
-        if not automa:
-            s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + int(display.sum())] = np.flatnonzero(display)
-        s.glob[G_ORDER.start : G_ORDER.start + n] = order
-        for seat in reversed(order):
-            pending.push(s, Kind.PLAYER_SETUP, seat)
-    elif step == 3:  # initial Workshops (R21; AUTOMA.md §3.6), Monks skip (R22)
-        firsts = [seat for seat in people if not _flags(g, seat)["setup_university"]]
-        seq: list[tuple[Kind, int]] = [(Kind.INITIAL_PLACE, seat) for seat in firsts]
-        seq += [(Kind.AUTOMA_SETUP, seat) for seat in order if seat >= humans]
-        seq += [(Kind.INITIAL_PLACE, seat) for seat in firsts[::-1]]
-        for kind, seat in reversed(seq):
-            if kind == Kind.AUTOMA_SETUP:
-                pending.push(s, kind, seat)
-            else:
-                _push_initial(g, seat)
-    elif step == 4:  # Omar's third building, Monks' University, Inventors' competency (R22, R23)
-        for seat in reversed(people):
-            if _flags(g, seat)["setup_competency"]:
-                pending.push(s, Kind.CHOOSE_COMPETENCY, seat, 1)
-        for seat in reversed(people):
-            if _flags(g, seat)["setup_university"]:
-                pending.push(s, Kind.INITIAL_PLACE, seat, Building.UNIVERSITY)
-        for seat in reversed(people):
-            if _flags(g, seat)["setup_tower"]:
-                _push_initial(g, seat)
-    elif step == 5:  # setup spades in turn order, no Workshop (R23, OP-37)
-        for seat in reversed(people):
-            spades = int(s.players[seat, P_SETUP_SPADES])
-            s.players[seat, P_SETUP_SPADES] = 0
-            if spades:
-                pending.push(s, Kind.SPADES, seat, spades)
-    else:
+    if step >= len(SETUP_STAGES):
         from aoi_env.core import flow
 
         flow.start_round(g, 1)
+        return
+    start, n = int(s.glob[G_START_PLAYER]), g.seats
+    order = [(start + k) % n for k in range(n)]  # R17.9 (Automas after the humans, AUTOMA.md §3.7)
+    SETUP_STAGES[step](g, order, [seat for seat in order if seat < g.config.players])
+
+
+def _stage_distribution(g: Game, order: list[int], people: list[int]) -> None:
+    """The humans' components: solo cards, draft picks, bonus tiles or sets (R15, R16, AUTOMA.md §3.3)."""
+    cfg, start, n = g.config, int(g.state.glob[G_START_PLAYER]), g.seats
+    picks: list[tuple[Kind, int]] = []
+    if cfg.automa and cfg.players == 1 and not cfg.fixed_setup:
+        picks.append((Kind.SOLO_PICK, 0))  # AUTOMA.md §3.3
+    elif cfg.fixed_setup or cfg.distribution == "draft":
+        if cfg.distribution == "draft" and not cfg.fixed_setup:
+            picks += [(Kind.DRAFT_PICK, seat) for _ in range(3) for seat in order]  # R16.7
+        if not cfg.automa:
+            picks += [(Kind.PICK_BONUS, seat) for seat in _counter_clockwise_from_right(start, n)]
+    else:
+        picks += [(Kind.PICK_BUNDLE, seat) for seat in _counter_clockwise_from_right(start, cfg.players)]
+    for kind, seat in reversed(picks):
+        pending.push(g.state, kind, seat)
+
+
+def _stage_automas(g: Game, order: list[int], people: list[int]) -> None:
+    """The Automas' terrains and round bonus tiles (AUTOMA.md §3.3, §3.7)."""
+    if g.config.automa:
+        _automa_terrains_and_bonuses(g, people)
+
+
+def _stage_player_setup(g: Game, order: list[int], people: list[int]) -> None:
+    """Coins on the display, the turn order, each seat's player setup (R15.2, R16.8, R17)."""
+    s = g.state
+    display = s.glob[G_BONUS_STATE] == -1
+    s.glob[G_BONUS_COINS][display] = 1
+    if not g.config.automa:
+        s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + int(display.sum())] = np.flatnonzero(display)
+    s.glob[G_ORDER.start : G_ORDER.start + g.seats] = order
+    for seat in reversed(order):
+        pending.push(s, Kind.PLAYER_SETUP, seat)
+
+
+def _stage_initial_workshops(g: Game, order: list[int], people: list[int]) -> None:
+    """Initial Workshops in snake order (R21; AUTOMA.md §3.6); the Monks skip them (R22)."""
+    firsts = [seat for seat in people if not _flags(g, seat)["setup_university"]]
+    seq: list[tuple[Kind, int]] = [(Kind.INITIAL_PLACE, seat) for seat in firsts]
+    seq += [(Kind.AUTOMA_SETUP, seat) for seat in order if seat >= g.config.players]
+    seq += [(Kind.INITIAL_PLACE, seat) for seat in firsts[::-1]]
+    for kind, seat in reversed(seq):
+        if kind == Kind.AUTOMA_SETUP:
+            pending.push(g.state, kind, seat)
+        else:
+            _push_initial(g, seat)
+
+
+def _stage_faction_setup(g: Game, order: list[int], people: list[int]) -> None:
+    """Omar's third building, the Monks' University, the Inventors' competency (R22, R23)."""
+    for seat in reversed(people):
+        if _flags(g, seat)["setup_competency"]:
+            pending.push(g.state, Kind.CHOOSE_COMPETENCY, seat, 1)
+    for seat in reversed(people):
+        if _flags(g, seat)["setup_university"]:
+            pending.push(g.state, Kind.INITIAL_PLACE, seat, Building.UNIVERSITY)
+    for seat in reversed(people):
+        if _flags(g, seat)["setup_tower"]:
+            _push_initial(g, seat)
+
+
+def _stage_setup_spades(g: Game, order: list[int], people: list[int]) -> None:
+    """Setup spades in turn order, no Workshop (R23, OP-37)."""
+    players = g.state.players
+    for seat in reversed(people):
+        spades = int(players[seat, P_SETUP_SPADES])
+        players[seat, P_SETUP_SPADES] = 0
+        if spades:
+            pending.push(g.state, Kind.SPADES, seat, spades)
+
+
+SETUP_STAGES = (
+    _stage_distribution,
+    _stage_automas,
+    _stage_player_setup,
+    _stage_initial_workshops,
+    _stage_faction_setup,
+    _stage_setup_spades,
+)
+"""The setup in the order of R15-R23: stage k runs when the step counter is k."""
 
 
 def _automa_terrains_and_bonuses(g: Game, people: list[int]) -> None:
