@@ -579,6 +579,10 @@ def test_r79_conversion_amounts_are_read_from_the_data():
     with pytest.raises(DataError, match="conversions.power_coin: amounts must be positive integers"):
         parse(edited, maps)
     edited = copy.deepcopy(raw)
+    edited["conversions"]["burn"] = {}
+    with pytest.raises(DataError, match="conversions.burn: the action pays"):
+        parse(edited, maps)
+    edited = copy.deepcopy(raw)
     del edited["conversions"]["burn"]
     with pytest.raises(DataError, match="conversions: expected"):
         parse(edited, maps)

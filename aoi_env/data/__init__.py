@@ -232,9 +232,10 @@ def _conversion_amounts(table: dict[str, Any]) -> dict[str, tuple[int, int]]:
     out = {}
     for key, (pays, gets) in _CONVERSION_KINDS.items():
         row = table[key]
-        if tuple(row.get("pay", ())) != pays or tuple(row.get("get", ())) != gets:
+        pay, get = row.get("pay"), row.get("get")
+        if not isinstance(pay, dict) or not isinstance(get, dict) or (tuple(pay), tuple(get)) != (pays, gets):
             raise DataError(f"conversions.{key}: the action pays {list(pays)} for {list(gets)}, got {row}")
-        amounts = [*row["pay"].values(), *row["get"].values()]
+        amounts = [*pay.values(), *get.values()]
         if not all(type(n) is int and n >= 1 for n in amounts):
             raise DataError(f"conversions.{key}: amounts must be positive integers, got {row}")
         if pays:
@@ -253,13 +254,9 @@ def _jumps(table: dict[str, Any]) -> dict[str, Jump]:
     for name, row in table.items():
         _check_row(f"jumps.{name}", row, {"distances", "cost"})
         dist, cost = row.get("distances"), row.get("cost")
-        if (
-            not isinstance(dist, list)
-            or not dist
-            or dist != sorted(set(dist))
-            or not all(type(d) is int and d >= 2 for d in dist)
-        ):
-            raise DataError(f"jumps.{name}.distances: expected increasing distances of 2 or more, got {dist!r}")
+        # every distance from 2 up to the farthest: the final area (R83) links what is within it
+        if not isinstance(dist, list) or not dist or type(dist[-1]) is not int or dist != list(range(2, dist[-1] + 1)):
+            raise DataError(f"jumps.{name}.distances: expected 2, 3, ... up to the farthest, got {dist!r}")
         resource = _JUMP_RESOURCES[name]
         amount = cost.get(resource) if isinstance(cost, dict) and set(cost) == {resource} else None
         if type(amount) is not int or amount < 1:
@@ -437,6 +434,9 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
             or not all(type(v) is int and v >= 0 for v in reward.values())
         ):
             raise DataError(f"palace_tiles.{n}.swap_reward: expected VP, coins and tools, got {reward!r}")
+    swaps = [n for n, row in palace_rows.items() if "swap_reward" in row]
+    if len(swaps) != 1:  # the engine pays the one swap tile's reward (R123, decisions._SWAP_TILE)
+        raise DataError(f"palace_tiles: expected one tile with the school_to_guild swap, got {swaps}")
     if set(raw["palace_tiles_offered"]) != {"extra"}:
         raise DataError("palace_tiles_offered: expected only 'extra' (the always offered tile is marked on the tile)")
     palace_tiles = tuple(palace_rows[n] for n in range(1, NUM_PALACE_TILES + 1))

@@ -1151,10 +1151,12 @@ def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(mon
     monkeypatch.setattr(terraform, "TUNNEL_TOOLS", 1)
     assert "tunnel" in play(moles(4), "build").legal_moves()
 
-    monkeypatch.setitem(load().jumps, "tunnel", Jump((3,), "tools", 1))
+    two = {m for m in play(moles(5), "build", "tunnel").legal_moves() if m.startswith("tunnel ")}
+    monkeypatch.setitem(load().jumps, "tunnel", Jump((2, 3), "tools", 1))
     g = play(moles(5), "build", "tunnel")
     targets = {m for m in g.legal_moves() if m.startswith("tunnel ")}
-    assert "tunnel r6c5" not in targets and targets  # r6c5 is 2 away; only distance 3 now
+    assert "tunnel r6c5" in two and two < targets  # distance 3 too now (r6c5 is 2 away)
+    assert scoring.area_jump(g, 0) == 3  # and the final area links what is within 3 (R83)
 
     monkeypatch.setitem(tables("v1.2", 3).faction_flags[Faction.MOLES], "bridge_action", {"tools": 3})
     assert "molebridge" not in moles(2).legal_moves()
@@ -1167,11 +1169,17 @@ def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(mon
     [
         ({"jumps": {"tunnel": {"distances": [1], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
         ({"jumps": {"tunnel": {"distances": [3, 2], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
+        ({"jumps": {"tunnel": {"distances": [3], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
+        ({"jumps": {"flight": {"distances": [2, 4], "cost": {"scholars": 1}}}}, "jumps.flight.distances"),
         ({"jumps": {"flight": {"distances": [2, 3], "cost": {"tools": 1}}}}, "jumps.flight.cost"),
         ({"jumps": {"flight": {"distances": [2, 3], "cost": {"scholars": 0}}}}, "jumps.flight.cost"),
         ({"factions": {"moles": {"bridge_action": 1}}}, "factions.moles.bridge_action"),
         ({"palace_tiles": {3: {"swap_reward": {"books": 1}}}}, "palace_tiles.3.swap_reward"),
         ({"palace_tiles": {4: {"swap_reward": {"vp": 1}}}}, "palace_tiles.4.swap_reward: expected exactly on the tile"),
+        (
+            {"palace_tiles": {4: {"special": {"school_to_guild": 1}, "swap_reward": {"coins": 5}}}},
+            r"palace_tiles: expected one tile with the school_to_guild swap, got \[3, 4\]",
+        ),
     ],
 )
 def test_r95_r123_r129_bad_jump_bridge_and_swap_data_is_refused(edit: dict, message: str) -> None:
