@@ -121,13 +121,13 @@ def automa_seat_spec(spec: str) -> str | None:
 
         faction = parts[1] if len(parts) > 1 else automa_data().faction_names[0]  # Simpletons
         arg = ":".join([faction, parts[0], *parts[2:]])
-    from aoi_env.core.automa import parse_spec
+    from aoi_env.core.automa import SpecShapeError, parse_spec
 
     try:
         parse_spec(arg)
+    except SpecShapeError:  # its shape: say what is expected, once
+        raise ValueError(f"bad automa spec {spec!r}: expected {AUTOMA_SPEC_HELP}") from None
     except ValueError as err:
-        if str(err).startswith("bad automa spec"):  # its shape: say what is expected, once
-            raise ValueError(f"bad automa spec {spec!r}: expected {AUTOMA_SPEC_HELP}") from None
         raise ValueError(f"bad automa spec {spec!r}: {err} ({AUTOMA_SPEC_HELP})") from None
     return arg
 

@@ -228,12 +228,16 @@ def automa_data() -> AutomaData:
     )
 
 
+class SpecShapeError(ValueError):
+    """An Automa spec that is not ``faction:level[:terrain]`` at all (callers name their own forms)."""
+
+
 def parse_spec(spec: str) -> tuple[str, int, str | None]:
     """``faction:level[:terrain]`` (e.g. ``simpletons:3`` or ``druids:5:lake``) -> parts, validated."""
     data = automa_data()
     parts = [p.strip().lower() for p in str(spec).split(":")]
     if not 2 <= len(parts) <= 3:
-        raise ValueError(f"bad automa spec {spec!r}: expected faction:level[:terrain], e.g. simpletons:3")
+        raise SpecShapeError(f"bad automa spec {spec!r}: expected faction:level[:terrain], e.g. simpletons:3")
     faction, level_txt = parts[0], parts[1]
     if faction in data.unsupported:
         raise ValueError(
