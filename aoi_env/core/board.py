@@ -138,21 +138,18 @@ class Geometry:
             rings.append(frontier.copy())
         return rings
 
-    def jump_targets(self, own: np.ndarray, bridges: np.ndarray, distances: tuple[int, ...]) -> np.ndarray:
-        """Land hexes at one of ``distances`` (each 2 or more) from an own building."""
-        rings = self.ring_from(own, bridges, max(distances))
-        out = np.zeros_like(own)
-        for d in distances:
-            out |= rings[d - 1] & ~rings[d - 2]
-        return out & self.land
+    def jump_targets(self, own: np.ndarray, bridges: np.ndarray, farthest: int) -> np.ndarray:
+        """Land hexes at graph distance 2 .. ``farthest`` from an own building (a jump, R95, R129)."""
+        rings = self.ring_from(own, bridges, farthest)
+        return rings[-1] & ~rings[0] & self.land
 
     def tunnel_targets(self, own: np.ndarray, bridges: np.ndarray) -> np.ndarray:
         """Land hexes at distance exactly 2 from an own building (R95, OP-48; ``jumps.tunnel``)."""
-        return self.jump_targets(own, bridges, load().jumps["tunnel"].distances)
+        return self.jump_targets(own, bridges, load().jumps["tunnel"].farthest)
 
     def flight_targets(self, own: np.ndarray, bridges: np.ndarray) -> np.ndarray:
         """Land hexes at distance 2 or 3 from an own building (R129, OP-49; ``jumps.flight``)."""
-        return self.jump_targets(own, bridges, load().jumps["flight"].distances)
+        return self.jump_targets(own, bridges, load().jumps["flight"].farthest)
 
     def groups(self, positions: list[int], adjacency: np.ndarray) -> list[list[int]]:
         """Connected groups of ``positions`` under a symmetric bool relation (cities R43, R111, R83)."""

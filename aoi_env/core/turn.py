@@ -100,7 +100,7 @@ from aoi_env.core.state import (
     P_TOOLS,
 )
 from aoi_env.core.tables import tables
-from aoi_env.data import ROUNDS, load
+from aoi_env.data import ROUNDS, DataError, load
 from aoi_env.data.enums import NUM_COMPETENCIES, Building
 
 BOOKS = P_BOOKS.start
@@ -117,7 +117,7 @@ def _special_competency() -> int:
     comps = [c for c, row in enumerate(d.competencies) if row.get("special")]
     innovations = {key for key, row in zip(d.innovation_keys, d.innovations, strict=True) if row.get("special")}
     if len(comps) != 1 or innovations != set(_INNOV_SPECIAL.values()):
-        raise ValueError(
+        raise DataError(
             f"special actions: competencies {comps}, innovations {sorted(innovations)}; "
             "the action ids hold one competency's and Deus ex machina's and Professors'"
         )

@@ -88,7 +88,7 @@ def resolve_gain(gain: dict[str, Any], ruleset: str, players: int) -> dict[str, 
 class Jump:
     """A jump over the map to a first hex (the Moles' tunnel R95, palace 9's flight R129)."""
 
-    distances: tuple[int, ...]  # the graph distances from an own building it reaches
+    farthest: int  # reaches the land hexes at graph distance 2 .. farthest from an own building
     resource: str  # what one jump costs: "tools" or "scholars" (a scholar goes back to the supply)
     amount: int
 
@@ -248,20 +248,22 @@ _JUMP_RESOURCES = {"tunnel": "tools", "flight": "scholars"}  # R95, R129: what t
 
 def _jumps(table: dict[str, Any]) -> dict[str, Jump]:
     """The tunnel's and the flight's distances and price (R95, R129); the resource is fixed."""
-    if set(table) != set(_JUMP_RESOURCES):
-        raise DataError(f"jumps: expected tunnel and flight, got {sorted(table)}")
+    if not isinstance(table, dict) or set(table) != set(_JUMP_RESOURCES):
+        raise DataError(f"jumps: expected tunnel and flight, got {table!r}")
     out = {}
     for name, row in table.items():
-        _check_row(f"jumps.{name}", row, {"distances", "cost"})
-        dist, cost = row.get("distances"), row.get("cost")
-        # every distance from 2 up to the farthest: the final area (R83) links what is within it
-        if not isinstance(dist, list) or not dist or type(dist[-1]) is not int or dist != list(range(2, dist[-1] + 1)):
-            raise DataError(f"jumps.{name}.distances: expected 2, 3, ... up to the farthest, got {dist!r}")
+        if not isinstance(row, dict):
+            raise DataError(f"jumps.{name}: expected {{farthest: n, cost: {{...}}}}, got {row!r}")
+        _check_row(f"jumps.{name}", row, {"farthest", "cost"})
+        farthest, cost = row.get("farthest"), row.get("cost")
+        # a jump passes over at least one hex; the final area (R83) links what is within ``farthest``
+        if type(farthest) is not int or farthest < 2:
+            raise DataError(f"jumps.{name}.farthest: expected an int >= 2, got {farthest!r}")
         resource = _JUMP_RESOURCES[name]
         amount = cost.get(resource) if isinstance(cost, dict) and set(cost) == {resource} else None
         if type(amount) is not int or amount < 1:
             raise DataError(f"jumps.{name}.cost: expected {{{resource}: n}} with n >= 1, got {cost!r}")
-        out[name] = Jump(tuple(dist), resource, amount)
+        out[name] = Jump(farthest, resource, amount)
     return out
 
 

@@ -438,3 +438,15 @@ def test_r141_pass_competencies_add_up_with_the_bonus_tile() -> None:
     g = sc.turn(0)
     play(g, "pass")
     assert g.state.players[0, P_VP] == 20 + 2 + 3 + 4
+
+
+def test_r141_c7_a_second_competency_with_a_special_action_is_a_data_error(monkeypatch) -> None:
+    """R141 C7: the action space holds one competency special action, so data giving a second
+    competency a ``special`` is refused as a DataError naming the competencies."""
+    from aoi_env.core import turn
+    from aoi_env.data import DataError, load
+
+    assert turn._special_competency() == load().competency_ids.index("C7")
+    monkeypatch.setitem(load().competencies[0], "special", {"power": 1})
+    with pytest.raises(DataError, match=r"competencies \[0, 6\]"):
+        turn._special_competency()

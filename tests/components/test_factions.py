@@ -1141,7 +1141,7 @@ def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(mon
         sc = scenario(["moles", "felines", "goblins"], ["mountain", "forest", "desert"])
         return sc.build(0, "r8c5", "workshop").set(0, tools=tools, coins=10).turn(0)
 
-    assert load().jumps["tunnel"] == Jump((2,), "tools", 1) and terraform.TUNNEL_TOOLS == 1
+    assert load().jumps["tunnel"] == Jump(2, "tools", 1) and terraform.TUNNEL_TOOLS == 1
     assert tables("v1.2", 3).faction_flags[Faction.MOLES]["bridge_action"] == {"tools": 1}
     monkeypatch.setattr(terraform, "TUNNEL_TOOLS", 2)
     g = play(moles(5), "build", "tunnel", "tunnel r6c5")
@@ -1152,7 +1152,7 @@ def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(mon
     assert "tunnel" in play(moles(4), "build").legal_moves()
 
     two = {m for m in play(moles(5), "build", "tunnel").legal_moves() if m.startswith("tunnel ")}
-    monkeypatch.setitem(load().jumps, "tunnel", Jump((2, 3), "tools", 1))
+    monkeypatch.setitem(load().jumps, "tunnel", Jump(3, "tools", 1))
     g = play(moles(5), "build", "tunnel")
     targets = {m for m in g.legal_moves() if m.startswith("tunnel ")}
     assert "tunnel r6c5" in two and two < targets  # distance 3 too now (r6c5 is 2 away)
@@ -1167,12 +1167,12 @@ def test_r95_moles_tunnel_and_bridge_prices_and_range_are_read_from_the_data(mon
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        ({"jumps": {"tunnel": {"distances": [1], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
-        ({"jumps": {"tunnel": {"distances": [3, 2], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
-        ({"jumps": {"tunnel": {"distances": [3], "cost": {"tools": 1}}}}, "jumps.tunnel.distances"),
-        ({"jumps": {"flight": {"distances": [2, 4], "cost": {"scholars": 1}}}}, "jumps.flight.distances"),
-        ({"jumps": {"flight": {"distances": [2, 3], "cost": {"tools": 1}}}}, "jumps.flight.cost"),
-        ({"jumps": {"flight": {"distances": [2, 3], "cost": {"scholars": 0}}}}, "jumps.flight.cost"),
+        ({"jumps": {"tunnel": {"farthest": 1, "cost": {"tools": 1}}}}, "jumps.tunnel.farthest"),
+        ({"jumps": {"tunnel": {"farthest": [2, 3], "cost": {"tools": 1}}}}, "jumps.tunnel.farthest"),
+        ({"jumps": {"tunnel": {"farthest": True, "cost": {"tools": 1}}}}, "jumps.tunnel.farthest"),
+        ({"jumps": {"flight": {"distances": [2, 3], "cost": {"scholars": 1}}}}, "jumps.flight"),
+        ({"jumps": {"flight": {"farthest": 3, "cost": {"tools": 1}}}}, "jumps.flight.cost"),
+        ({"jumps": {"flight": {"farthest": 3, "cost": {"scholars": 0}}}}, "jumps.flight.cost"),
         ({"factions": {"moles": {"bridge_action": 1}}}, "factions.moles.bridge_action"),
         ({"palace_tiles": {3: {"swap_reward": {"books": 1}}}}, "palace_tiles.3.swap_reward"),
         ({"palace_tiles": {4: {"swap_reward": {"vp": 1}}}}, "palace_tiles.4.swap_reward: expected exactly on the tile"),
@@ -1197,4 +1197,20 @@ def test_r95_r123_r129_bad_jump_bridge_and_swap_data_is_refused(edit: dict, mess
         for key, fields in rows.items():
             raw[table][key] = {**raw[table][key], **fields}
     with pytest.raises(DataError, match=message):
+        parse(raw, maps)
+
+
+@pytest.mark.parametrize("jumps", [5, [1], {"tunnel": 2, "flight": {"farthest": 3, "cost": {"scholars": 1}}}])
+def test_r95_r129_a_jumps_table_of_the_wrong_shape_is_refused(jumps: object) -> None:
+    """R95, R129: ``jumps`` must map tunnel and flight to rows; anything else is a DataError, not a TypeError."""
+    import copy
+
+    import yaml
+
+    from aoi_env.data import DATA_DIR, DataError, parse
+
+    raw = copy.deepcopy(yaml.safe_load((DATA_DIR / "components.yaml").read_text(encoding="utf-8")))
+    maps = yaml.safe_load((DATA_DIR / "maps.yaml").read_text(encoding="utf-8"))
+    raw["jumps"] = jumps
+    with pytest.raises(DataError, match="jumps"):
         parse(raw, maps)

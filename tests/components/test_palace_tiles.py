@@ -708,13 +708,13 @@ def test_r123_r129_palace3_reward_and_palace9_flight_are_read_from_the_data(monk
     from aoi_env.data import Jump, load
 
     assert load().palace_tiles[2]["swap_reward"] == {"vp": 3, "tools": 1}
-    assert load().jumps["flight"] == Jump((2, 3), "scholars", 1) and terraform.FLIGHT_SCHOLARS == 1
+    assert load().jumps["flight"] == Jump(3, "scholars", 1) and terraform.FLIGHT_SCHOLARS == 1
     monkeypatch.setitem(load().palace_tiles[2], "swap_reward", {"coins": 4})
     g = with_palace(scenario(tile="T5"), 3).build(0, "r8c6", "school").turn(0)
     play(g, "special palace", "upgrade r8c6")
     p = player(g)
     assert (p[P_VP], p[P_TOOLS], p[P_COINS]) == (23, 3, 19)  # 20 + 3 (T5); no tool; 15 + 4
 
-    monkeypatch.setitem(load().jumps, "flight", Jump((2, 3, 4), "scholars", 1))
+    monkeypatch.setitem(load().jumps, "flight", Jump(4, "scholars", 1))
     g = with_palace(scenario(), 9).turn(0)
     assert scoring.area_jump(g, 0) == 4  # the farthest distance reaches for the final area (R83)

@@ -77,10 +77,10 @@ def area_jump(g: Game, seat: int) -> int:
     p = g.state.players[seat]
     jump = 0
     if g.is_player(seat) and g.tab.faction_flags[int(p[P_FACTION])]["tunnel"]:
-        jump = g.data.jumps["tunnel"].distances[-1]
+        jump = g.data.jumps["tunnel"].farthest
     tile = int(p[P_PALACE_TILE])
     if tile >= 0 and g.tab.palace_flags[tile]["flight"]:
-        jump = max(jump, g.data.jumps["flight"].distances[-1])
+        jump = max(jump, g.data.jumps["flight"].farthest)
     return jump
 
 
