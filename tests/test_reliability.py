@@ -564,6 +564,47 @@ def test_issue9_same_seed_same_moves_same_bytes_with_global_rngs_disturbed(confi
     assert g.is_over()
 
 
+_HASH_SEED_DIGEST = """
+import hashlib, sys
+from agents import make_agent
+from aoi_env.core.engine import Game
+from tests.test_reliability import DETERMINISM_GAMES, record_game
+h = hashlib.sha256()
+for config in DETERMINISM_GAMES:
+    actions, states = record_game(config, seed=4, policy_seed=9)
+    h.update(repr(actions).encode() + states[-1])
+g = Game("aoi(players=2)", seed=3)
+agents = [make_agent("heuristic", seed=i) for i in range(2)]
+while not g.is_over():
+    g.apply_action(agents[g.current_seat()].choose(g))
+h.update(g.state.to_bytes())
+print(h.hexdigest(), hash("aoi"))
+"""
+
+
+def test_issue9_same_seed_same_game_in_another_process_whatever_its_string_hash_seed() -> None:
+    """Issue 9 item 3: a record made in one process replays in another.  Python salts the hash
+    of a string per process (``PYTHONHASHSEED``), so a set or dict of strings iterated in an
+    engine or agent decision would order differently there; two processes with different salts
+    play the same random and heuristic games to the same bytes."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    digests = []
+    for salt in ("1", "987654"):
+        env = {**os.environ, "PYTHONHASHSEED": salt}
+        out = subprocess.run(
+            [sys.executable, "-c", _HASH_SEED_DIGEST], cwd=root, env=env, capture_output=True, text=True, check=True
+        )
+        digests.append(out.stdout.split())
+    (first, salted_1), (second, salted_2) = digests
+    assert salted_1 != salted_2  # the salt took effect: the same string hashes differently
+    assert len(first) == 64 and first == second
+
+
 def test_issue9_different_seeds_give_different_games() -> None:
     """The seed matters: two seeds give two different setups (so the test above is not vacuous)."""
     assert Game("aoi(players=3)", seed=1).state != Game("aoi(players=3)", seed=2).state
