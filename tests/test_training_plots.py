@@ -52,6 +52,26 @@ def test_plot_with_and_without_periodic_evaluations(tmp_path: Path):
     assert height(three) > height(two)  # the evaluation panel
 
 
+def test_a_run_with_no_finished_game_plots_a_note_without_a_warning(tmp_path: Path, monkeypatch):
+    """A run too short to finish a game still writes its plot, saying so, and matplotlib has no
+    empty legend to warn about (a user's first tiny run printed a UserWarning)."""
+    import warnings
+
+    import matplotlib.axes
+
+    texts = []
+    original = matplotlib.axes.Axes.text
+    monkeypatch.setattr(matplotlib.axes.Axes, "text", lambda ax, *a, **k: texts.append(a[2]) or original(ax, *a, **k))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        path = plot_learning([{"timesteps": 128, "illegal_actions": 0}], tmp_path / "none.png")
+    assert path.read_bytes()[:8] == PNG
+    assert texts == ["no finished games yet"] * 2
+    texts.clear()
+    plot_learning(HISTORY, tmp_path / "games.png")
+    assert texts == []  # with games: the legend, no note
+
+
 def test_a_fresh_run_forgets_the_evaluations_of_an_earlier_run_in_its_directory(tmp_path: Path):
     from tests.test_training import tiny
     from train.config import TrainConfig

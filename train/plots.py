@@ -90,7 +90,11 @@ def plot_learning(
         axes[1].plot(steps, margin, label=kind, lw=1.4)
     axes[0].set_ylabel("win rate %")
     axes[0].set_ylim(-2, 102)
-    axes[0].legend(loc="best", fontsize=8, title="opponent", title_fontsize=8)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(loc="best", fontsize=8, title="opponent", title_fontsize=8)
+    else:  # a run too short to finish a game: say so instead of an empty legend (and matplotlib's warning)
+        for ax in axes[:2]:
+            ax.text(0.5, 0.5, "no finished games yet", ha="center", va="center", transform=ax.transAxes, color="gray")
     axes[1].axhline(0, color="black", lw=0.8, ls="--")
     axes[1].set_ylabel("VP margin")
     axes[0].set_title(
