@@ -386,16 +386,22 @@ class Scenario:
         return self
 
     def display_innovations(self, *keys: str) -> Scenario:
-        """Put exactly these innovations on the display spaces (in order)."""
+        """Put exactly these innovations on the display spaces (in order): the spaces after them
+        are left empty, and every innovation neither shown nor held is out of the game (R20)."""
         s = self.g.state
         spaces = s.glob[G_INNOV_SPACES]
         used = int(np.count_nonzero(spaces >= 0))
         if len(keys) > used:
             raise ValueError(f"the display has {used} spaces")
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"an innovation can lie on one display space only: {keys}")
         owner = s.glob[G_INNOV_OWNER]
         owner[owner == -1] = -2
+        spaces[:] = -1
         for i, key in enumerate(keys):
             t = self.g.data.innovation_keys.index(key)
+            if owner[t] >= 0:
+                raise ValueError(f"innovation {key} is held by seat {owner[t]}")
             spaces[i] = t
             owner[t] = -1
         return self

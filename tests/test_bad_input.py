@@ -28,6 +28,8 @@ from aoi_env.core.state import (
     G_COMP_SPACES,
     G_DEPTH,
     G_DRAFT_FACTIONS,
+    G_INNOV_OWNER,
+    G_INNOV_SPACES,
     G_NUM_BRIDGES,
     G_PHASE,
     G_ROUND_TILES,
@@ -489,6 +491,23 @@ def _stale_row_below(g: Game) -> None:
     s.glob[G_DEPTH] = depth + 1
 
 
+def _innovation_twice(g: Game) -> None:
+    """The same innovation on two display spaces (it would be offered twice, R20)."""
+    spaces = g.state.glob[G_INNOV_SPACES]
+    spaces[1] = spaces[0]
+
+
+def _innovation_off_the_display(g: Game) -> None:
+    """An available innovation (owner -1) that lies on no space (it could never be taken)."""
+    owner = g.state.glob[G_INNOV_OWNER]
+    owner[int(np.flatnonzero(owner == -2)[0])] = -1
+
+
+def _innovation_out_but_shown(g: Game) -> None:
+    """A tile on a display space marked out of the game (the old ``Scenario.display_innovations``)."""
+    g.state.glob[G_INNOV_OWNER.start + int(g.state.glob[G_INNOV_SPACES][0])] = -2
+
+
 def _set(array: np.ndarray, index, value: int):
     return lambda g: array(g).__setitem__(index, value)
 
@@ -518,6 +537,9 @@ def _set(array: np.ndarray, index, value: int):
         ("aoi(players=3)", "actions", lambda g: g.state.glob.__setitem__(G_SEED, -1), "seed -1 outside 0.."),
         ("aoi(players=3)", "actions", _off_the_display, "no round bonus tile on the display for a player who passes"),
         ("aoi(players=3)", "setup", _stale_row_below, "a post entry is pending in phase setup"),
+        ("aoi(players=3)", "actions", _innovation_twice, r"an innovation lies on two display spaces"),
+        ("aoi(players=3)", "actions", _innovation_off_the_display, "available but on no display space"),
+        ("aoi(players=3)", "actions", _innovation_out_but_shown, "out of the game but on a display space"),
     ],
 )  # fmt: skip
 def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phase: str, edit, message: str):

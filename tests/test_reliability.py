@@ -155,6 +155,23 @@ def test_issue9_scenario_checks_its_positions() -> None:
     assert sc.state().glob[G_NEXT_ORDER][:2].tolist() == [2, 1]
 
 
+def test_r20_scenario_display_innovations_shows_exactly_those_once() -> None:
+    """R20: ``Scenario.display_innovations`` leaves the spaces after the named tiles empty; it
+    kept their old tiles, marked out of the game, so a named tile could lie on two spaces and be
+    offered twice (found by the fifteenth session's interaction audit)."""
+    sc = Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS)
+    last = sc.g.data.innovation_keys[int(sc.state().glob[G_INNOV_SPACES][4])]  # the fifth space's tile
+    sc.display_innovations(last, "neutral_university")
+    spaces = sc.state().glob[G_INNOV_SPACES].tolist()
+    keys = sc.g.data.innovation_keys
+    assert [keys[t] for t in spaces if t >= 0] == [last, "neutral_university"]
+    owner = sc.state().glob[G_INNOV_OWNER]
+    assert sorted(np.flatnonzero(owner == -1).tolist()) == sorted(t for t in spaces if t >= 0)
+    assert violations(sc.turn(0)) == []
+    with pytest.raises(ValueError, match="one display space only"):
+        Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS).display_innovations(last, last)
+
+
 def test_issue9_scenario_positions_are_sound() -> None:
     """The base positions of the corruption tests break no invariant, strict conservation included."""
     for g in (sound_position(), _automa_position().clone(), two_player_position()):

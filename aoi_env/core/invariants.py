@@ -402,6 +402,15 @@ def _innovations(g: Game, out: list[str]) -> None:
     for t, where in enumerate(owner):
         if (where >= 0 or holder[t] >= 0) and where != holder[t]:
             out.append(f"innovation {t} is with seat {where} by the display, with seat {holder[t]} by the players")
+    # a display space keeps its tile once taken (R20): the tiles on the spaces are the ones in the game
+    shown = [t for t in s.glob[G_INNOV_SPACES].tolist() if 0 <= t < len(owner)]
+    if len(set(shown)) != len(shown):
+        out.append(f"an innovation lies on two display spaces: {shown} (R20)")
+    for t, where in enumerate(owner):  # (a held one may be off the display in a testing.Scenario position)
+        if where == -1 and t not in shown:
+            out.append(f"innovation {t} is available but on no display space (R20)")
+        elif where == -2 and t in shown:
+            out.append(f"innovation {t} is out of the game but on a display space (R20)")
 
 
 def _palace_tiles(g: Game, out: list[str]) -> None:
