@@ -42,6 +42,7 @@ from aoi_env.core.pending import Kind
 from aoi_env.core.rules.science import KEY_LEVEL
 from aoi_env.core.state import (
     G_BONUS_COINS,
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_CITY_LEFT,
     G_COMP_LEFT,
@@ -320,7 +321,7 @@ class Scenario:
         s.glob[G_BONUS_STATE.start + b] = seat
         s.glob[G_BONUS_COINS.start + b] = 0
         s.players[seat, P_BONUS] = b
-        return self
+        return self._sync_bonus_row()
 
     def bonus_tiles(self, held: Sequence[str], display: Sequence[str], coins: int | None = None) -> Scenario:
         """Exactly these round bonus tiles: ``held[seat]`` for seats 0, 1, ..., ``display`` face
@@ -344,6 +345,17 @@ class Scenario:
             if state[b] >= 0:
                 raise ValueError(f"bonus tile {t} is held by seat {int(state[b])}")
             state[b] = -1
+        return self._sync_bonus_row()
+
+    def _sync_bonus_row(self) -> Scenario:
+        """Keep the bonus row (the display in the order an Automa takes from, AUTOMA.md §3.7) equal
+        to the display: tiles still shown keep their slots, new ones follow in tile order."""
+        glob = self.g.state.glob
+        shown = np.flatnonzero(glob[G_BONUS_STATE] == -1).tolist()
+        row = [t for t in glob[G_BONUS_ROW].tolist() if t in shown]
+        row += [t for t in shown if t not in row]
+        glob[G_BONUS_ROW] = -1
+        glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
         return self
 
     def palace_tile(self, seat: int, number: int) -> Scenario:
@@ -426,11 +438,14 @@ class Scenario:
 
     # -- finish -------------------------------------------------------------------------------
 
-    def _passing_order(self) -> None:
+    def _passing_order(self, phase: int) -> None:
         """The passing order (R78.4): the seats marked passed, in the order ``set`` marked them
         (seats whose flag was written directly follow in seat order); an order written directly
-        that names exactly the passed seats stays."""
+        that names exactly the passed seats stays.  Phase I comes before anyone passes (no seat
+        passed), Phase III after everyone has (every seat passed, R81)."""
         s = self.g.state
+        if phase in (Phase.INCOME, Phase.SCIENCE):
+            s.players[: self.g.seats, P_PASSED] = int(phase == Phase.SCIENCE)
         passed = [q for q in range(self.g.seats) if s.players[q, P_PASSED]]
         count = int(s.glob[G_NEXT_COUNT])
         if 0 <= count <= self.g.seats and sorted(s.glob[G_NEXT_ORDER][:count].tolist()) == passed:
@@ -447,7 +462,7 @@ class Scenario:
         order = [(seat + k) % n for k in range(n)]
         s.glob[G_ORDER] = -1
         s.glob[G_ORDER.start : G_ORDER.start + n] = order
-        self._passing_order()
+        self._passing_order(phase)
         s.glob[G_TURN] = 0
         s.glob[G_PHASE] = phase
         s.glob[G_DEPTH] = 0
@@ -462,12 +477,14 @@ class Scenario:
         s.glob[G_DEPTH] = 0
         n = self.g.seats
         s.glob[G_ORDER.start : G_ORDER.start + n] = list(range(n))
-        self._passing_order()
+        self._passing_order(phase)
         pending.push(s, Kind.END_TURN, seat)
         pending.push(s, kind, seat, *params)
         return self._finish()
 
     def _finish(self) -> Game:
+        if self.g.state.glob[G_PHASE] != Phase.SETUP:
+            self._sync_bonus_row()  # also after a test edited the display directly
         self.g._advance()
         if self.check:
             invariants.check(self.g)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,17 +21,24 @@ from aoi_env import Game
 from aoi_env.cli import main
 from aoi_env.core import automa
 from aoi_env.core.config import GameConfig
-from aoi_env.core.pending import Kind
+from aoi_env.core.invariants import violations
+from aoi_env.core.pending import PART_EFFECT, SRC_BOOK, Kind
 from aoi_env.core.state import (
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
+    G_BUNDLE_BONUS,
     G_BUNDLE_FACTION,
     G_COMP_SPACES,
     G_DEPTH,
     G_DRAFT_FACTIONS,
+    G_DRAFT_PALACES,
     G_INNOV_OWNER,
     G_INNOV_SPACES,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
     G_NUM_BRIDGES,
+    G_PALACE_STATE,
     G_PHASE,
     G_ROUND_TILES,
     G_SEED,
@@ -40,6 +48,8 @@ from aoi_env.core.state import (
     P_CITIES,
     P_DRAFT_PALACE,
     P_FACTION,
+    P_PALACE_TILE,
+    P_PASSED,
     P_TERRAFORMING,
     Phase,
     State,
@@ -491,6 +501,21 @@ def _stale_row_below(g: Game) -> None:
     s.glob[G_DEPTH] = depth + 1
 
 
+def _row_below(kind: Kind, *params: int) -> Callable[[Game], None]:
+    """A pending row of ``kind`` with these parameters slipped under the pending decision."""
+
+    def edit(g: Game) -> None:
+        s = g.state
+        depth = int(s.glob[G_DEPTH])
+        s.stack[depth] = s.stack[depth - 1]
+        s.stack[depth - 1] = 0
+        s.stack[depth - 1, :2] = (kind, g.current_seat())
+        s.stack[depth - 1, 2 : 2 + len(params)] = params
+        s.glob[G_DEPTH] = depth + 1
+
+    return edit
+
+
 def _innovation_twice(g: Game) -> None:
     """The same innovation on two display spaces (it would be offered twice, R20)."""
     spaces = g.state.glob[G_INNOV_SPACES]
@@ -506,6 +531,43 @@ def _innovation_off_the_display(g: Game) -> None:
 def _innovation_out_but_shown(g: Game) -> None:
     """A tile on a display space marked out of the game (the old ``Scenario.display_innovations``)."""
     g.state.glob[G_INNOV_OWNER.start + int(g.state.glob[G_INNOV_SPACES][0])] = -2
+
+
+def _at_phase(config: str, phase: int) -> Game:
+    """The first decision of ``phase`` in a random game of ``config`` (Phase I / III decide rarely)."""
+    for seed in range(200):
+        g = Game(config, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.is_over():
+            if g.state.glob[G_PHASE] == phase:
+                return g
+            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    raise AssertionError(f"no decision in phase {phase}")
+
+
+def _repeat_first(field: slice) -> Callable[[Game], None]:
+    """Copy a pool's first entry onto its second (one tile offered twice)."""
+    return lambda g: g.state.glob.__setitem__(field.start + 1, g.state.glob[field.start])
+
+
+def _turn_after_passing(g: Game) -> None:
+    """The seat whose main action is pending is marked passed (and in the passing order)."""
+    seat = g.current_seat()
+    g.state.players[seat, P_PASSED] = 1
+    count = int(g.state.glob[G_NEXT_COUNT])
+    g.state.glob[G_NEXT_ORDER.start + count] = seat
+    g.state.glob[G_NEXT_COUNT] = count + 1
+
+
+def _palace_tile_without_a_palace(g: Game) -> None:
+    tile = int(np.flatnonzero(g.state.glob[G_PALACE_STATE] == -1)[0])
+    g.state.glob[G_PALACE_STATE.start + tile] = 0
+    g.state.players[0, P_PALACE_TILE] = tile
+
+
+def _automa_card_twice(g: Game) -> None:
+    rec = automa.record(g, 1)
+    rec[automa.A_DECK.start + 1] = rec[automa.A_DECK.start]
 
 
 def _set(array: np.ndarray, index, value: int):
@@ -540,6 +602,29 @@ def _set(array: np.ndarray, index, value: int):
         ("aoi(players=3)", "actions", _innovation_twice, r"an innovation lies on two display spaces"),
         ("aoi(players=3)", "actions", _innovation_off_the_display, "available but on no display space"),
         ("aoi(players=3)", "actions", _innovation_out_but_shown, "out of the game but on a display space"),
+        ("aoi(players=3)", "actions", _repeat_first(G_BOOK_ACTIONS), "book actions .* not 3 different tiles"),
+        ("aoi(players=3,distribution=draft)", "setup", _repeat_first(G_DRAFT_FACTIONS), "faction pool .* twice"),
+        ("aoi(players=3,distribution=draft)", "setup", _repeat_first(G_DRAFT_PALACES), "palace tile pool .* twice"),
+        ("aoi(players=3)", "setup", _repeat_first(G_BUNDLE_FACTION), "set faction pool .* twice"),
+        ("aoi(players=3)", "setup", _repeat_first(G_BUNDLE_BONUS), "sets on offer hold the bonus"),
+        ("aoi(players=3)", "setup", _set(lambda g: g.state.glob, G_BUNDLE_BONUS.start, -1), "one missing or twice"),
+        ("aoi(players=3)", "actions", _turn_after_passing, "takes a turn after passing"),
+        ("aoi(players=3)", "actions", _palace_tile_without_a_palace, "holds palace tile .* without a Palace"),
+        ("aoi(players=3)", "actions", _set(lambda g: g.state.players, (1, P_BOARD), -1),
+         "seat 1: no faction or planning board after the setup"),
+        ("aoi(players=3)", "actions", _repeat_first(G_BONUS_ROW), "bonus row .* is not the display's tiles"),
+        ("aoi(players=1,automa=simpletons:3)", "actions", _repeat_first(G_BONUS_ROW), "is not the display's tiles"),
+        ("aoi(players=1,automa=simpletons:3)", "actions", _automa_card_twice, "Automa seat 1: .* not each card once"),
+        ("aoi(players=3)", "actions", _row_below(Kind.GAIN, SRC_BOOK, 99, PART_EFFECT, 1), "no component 99 of"),
+        ("aoi(players=3)", "actions", _row_below(Kind.GAIN, 42, 2, PART_EFFECT, 1), "no component 2 of source 42"),
+        ("aoi(players=3)", "actions", _row_below(Kind.GAIN, SRC_BOOK, 2, PART_EFFECT, -3), "multiplier -3 outside"),
+        ("aoi(players=3)", "actions", _row_below(Kind.PALACE_EFFECT, 40), r"palace tile 40 outside -1\.\.16"),
+        ("aoi(players=3)", "actions", _row_below(Kind.INNOVATION_EFFECT, -2), "innovation -2 outside"),
+        ("aoi(players=3)", "actions", _row_below(Kind.OFFER, -4, 1), r"\(offer\): power offered -4 outside"),
+        ("aoi(players=3)", "actions", _row_below(Kind.OFFER, 2, 7), r"\(offer\): builder 7 outside 0\.\.2"),
+        ("aoi(players=3)", "actions", _row_below(Kind.USE_KEY, 4, 1), "discipline 4 outside 0..3"),
+        ("aoi(players=3)", "actions", _row_below(Kind.UPGRADE_TARGET, 2, 9), "source 9 outside 0..2"),
+        ("aoi(players=3)", "actions", _row_below(Kind.TB_FINISH, 1, 0, 500), "hex 500 outside 0..116"),
     ],
 )  # fmt: skip
 def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phase: str, edit, message: str):
@@ -552,6 +637,23 @@ def test_a_state_that_would_fail_later_is_refused_when_loading(config: str, phas
     edit(g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(config, state=State.from_bytes(g.state.to_bytes()))
+
+
+@pytest.mark.parametrize(
+    ("phase", "edit", "message"),
+    [
+        (Phase.INCOME, _set(lambda g: g.state.players, (0, P_PASSED), 1), "passed, .* before the round's actions"),
+        (Phase.SCIENCE, _set(lambda g: g.state.glob, G_NEXT_ORDER.start + 1, -1), "after the actions is not every"),
+    ],
+)  # fmt: skip
+def test_passing_outside_the_actions_phase_is_refused_when_loading(phase: int, edit, message: str):
+    """Fifteenth-session audit: a seat marked passed in Phase I skipped its whole Phase II, and a
+    passing order that misses a seat in Phase III left that seat without a turn next round."""
+    g = _at_phase("aoi(players=3)", phase)
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
 
 
 @pytest.mark.parametrize(

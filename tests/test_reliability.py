@@ -441,8 +441,9 @@ def test_r68_a_palace_tile_is_placed_with_the_palace_even_while_its_effect_waits
     s.stack[depth - 1, :3] = (Kind.PALACE_EFFECT, 1, -1)  # ... with an effect pending below the top
     s.glob[G_DEPTH] = depth + 1
     assert any("palace tile 7 is with seat 1 by the display, with seat -9" in p for p in violations(g))
-    s.players[1, P_PALACE_TILE] = 6  # placed on the player: sound
-    assert not [p for p in violations(g) if "palace tile" in p]
+    s.players[1, P_PALACE_TILE] = 6  # placed on the player: the display and the players agree
+    assert not [p for p in violations(g) if "by the display" in p]
+    assert "seat 1 holds palace tile 7 without a Palace (R68)" in violations(g)  # (seat 1 has none)
 
 
 # ------------------------------------------------------------------------------------------------

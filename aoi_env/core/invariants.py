@@ -22,12 +22,17 @@ What is checked (one small function per group, all read-only):
   scholar spaces hold a seat, the neutral faction or nothing;
 * tiles: every round bonus tile, innovation, palace tile and competency is in exactly one place
   and players and displays agree (R53, R68, R73, R78; a drafted palace tile may be on its way
-  to the player while its effect is pending); innovation slots fill from the left;
-* tracks: a known planning board or none yet; sailing and terraforming within the board (R71,
-  R72), 0 without one;
+  to the player while its effect is pending); innovation slots fill from the left; an innovation
+  lies on one display space at most, an available one on a space (R20); a palace tile only with
+  a Palace (R68); the 3 book actions are different tiles (R8); after the setup the bonus row
+  (the order an Automa takes tiles in) is the display's tiles, each once;
+* tracks: a known planning board or none yet, a faction and a board for every player after
+  the setup; sailing and terraforming within the board (R71, R72), 0 without one;
 * setup: a faction or planning board in one place only (a seat or the offer); a drafting player
   has as many picks left as kinds of component she lacks, and the offer has enough of each kind
-  (R16.7); a set for every player still to take one (R15.4); the setup stage counter agrees
+  (R16.7); no pool offers a faction, palace tile or board twice (a solo planning card's two
+  factions share its board), each set on offer holds its own bonus tile; a set for every
+  player still to take one (R15.4); the setup stage counter agrees
   with the decisions only the setup pushes and is past the setup once round 1 began;
 * round bonus tiles: one on the display while a player has still to pass (R78.2);
 * phases: no pending entry of another phase's own sequence (a Phase II turn, a seat's income
@@ -36,13 +41,16 @@ What is checked (one small function per group, all read-only):
 * ids: every field that indexes a table or a seat (tiles on displays and held, the turn order,
   sets and draft pools, terrains, buildings and owners on the map, bridge ends, the Automa's
   cards and faction) lies in its table's range (-1 = none); the seed and the count of random
-  draws are non-negative; an Automa's level and faction are her config's;
+  draws are non-negative; an Automa's level and faction are her config's, and her deck, reserve
+  and discard pile hold each of her cards once (all of them after the setup);
 * the Automa (AUTOMA.md §1): no coins, tools, scholars, books, power, keys, palace tiles,
   competencies, bridges or pavilions; no decision is ever pending for an Automa seat;
 * the machine: phase and round in range, this round's turn order a permutation of the seats,
-  passing order = the passed seats, stack depth within the stack and its rows of known kinds
-  and seats, the top row a decision of the current player with at least one legal move, an empty
-  stack once the game is over.
+  passing order = the passed seats (none in Phase I, every seat in Phase III), stack depth within
+  the stack and its rows of known kinds and seats, the top row a decision of the current player
+  with at least one legal move (a main action only for a seat that has not passed), an empty
+  stack once the game is over; every row's parameters that name a component part, a seat, a hex
+  or a building lie in range (a well-formed stale row of the same phase is not caught).
 """
 
 from __future__ import annotations
@@ -52,8 +60,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aoi_env.core import automa
-from aoi_env.core.pending import Kind
+from aoi_env.core import automa, effects
+from aoi_env.core.pending import UP_ACTION, UP_SWAP, Kind
 from aoi_env.core.rules.science import KEY_LEVEL, MAX_LEVEL
 from aoi_env.core.setup import SETUP_STAGES
 from aoi_env.core.state import (
@@ -128,7 +136,8 @@ from aoi_env.core.state import (
     P_VP,
     Phase,
 )
-from aoi_env.data.enums import NUM_COMPETENCIES, Building, Terrain
+from aoi_env.data import NUM_POSITIONS
+from aoi_env.data.enums import NUM_COMPETENCIES, NUM_DISCIPLINES, Building, Terrain
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
@@ -346,6 +355,8 @@ def _tracks(g: Game, out: list[str]) -> None:
         if not -1 <= p[P_BOARD] < len(g.data.boards):
             out.append(f"seat {seat}: unknown planning board {int(p[P_BOARD])}")
             continue
+        if s.glob[G_PHASE] != Phase.SETUP and g.is_player(seat) and (p[P_FACTION] < 0 or p[P_BOARD] < 0):
+            out.append(f"seat {seat}: no faction or planning board after the setup (R15, R16)")
         if p[P_BOARD] == -1:  # the tracks start with the board (R17.3)
             if p[P_SAILING] or p[P_TERRAFORMING]:
                 tracks = f"{int(p[P_SAILING])} / {int(p[P_TERRAFORMING])}"
@@ -423,6 +434,24 @@ def _palace_tiles(g: Game, out: list[str]) -> None:
     for t, where in enumerate(state):
         if (where >= 0 or holder[t] >= 0) and where != holder[t]:
             out.append(f"palace tile {t + 1} is with seat {where} by the display, with seat {holder[t]} by the players")
+    palace = s.players[:, P_BUILT.start + Building.PALACE] + s.players[:, P_NEUTRAL_PALACE]
+    for seat in range(g.seats):
+        if built[seat] >= 0 and not palace[seat]:
+            out.append(f"seat {seat} holds palace tile {built[seat] + 1} without a Palace (R68)")
+
+
+def _displays(g: Game, out: list[str]) -> None:
+    """The 3 book actions are different tiles (R8); after the setup the bonus row (the order an
+    Automa takes tiles in, AUTOMA.md §3.7) holds the round bonus tiles on the display, each once."""
+    s = g.state
+    books = s.glob[G_BOOK_ACTIONS].tolist()
+    if min(books) < 0 or len(set(books)) != len(books):
+        out.append(f"book actions {books}: not {len(books)} different tiles (R8)")
+    if s.glob[G_PHASE] != Phase.SETUP:
+        row = [t for t in s.glob[G_BONUS_ROW].tolist() if t >= 0]
+        shown = np.flatnonzero(s.glob[G_BONUS_STATE] == -1).tolist()
+        if sorted(row) != shown:
+            out.append(f"bonus row {row} is not the display's tiles {shown}, each once")
 
 
 def _competencies(g: Game, out: list[str]) -> None:
@@ -502,6 +531,10 @@ def _turn_order(g: Game, out: list[str]) -> None:
     passed = [seat for seat in range(n) if s.players[seat, P_PASSED]]
     if phase == Phase.ACTIONS and (len(set(nxt)) != count or sorted(nxt) != passed):
         out.append(f"passing order {nxt} does not match the passed seats {passed} (R78.4)")
+    elif phase == Phase.INCOME and (passed or count):
+        out.append(f"seats {passed} passed, a passing order of {count}, before the round's actions (R56)")
+    elif phase == Phase.SCIENCE and (count != n or sorted(nxt) != list(range(n))):
+        out.append(f"passing order {nxt} ({count} seats) after the actions is not every seat once (R78.4, R81)")
 
 
 def _phase_name(phase: int) -> str:
@@ -572,9 +605,56 @@ def _setup_picks(g: Game, out: list[str]) -> None:
             lacking = sum(int(p[seat, field]) < 0 for seat in set(drafting))
             if lacking > int((s.glob[pool] >= 0).sum()):
                 out.append(f"{lacking} seats still draft from a pool of {int((s.glob[pool] >= 0).sum())} (R16.7)")
+    solo_cards = g.config.players == 1 and bool(g.config.automa)  # AUTOMA.md §3.3: a card's 2 factions share its board
+    pools = (("faction", G_DRAFT_FACTIONS), ("palace tile", G_DRAFT_PALACES), ("planning board", G_DRAFT_BOARDS),
+             ("set faction", G_BUNDLE_FACTION))  # fmt: skip
+    for what, pool in pools:
+        entries = [v for v in s.glob[pool].tolist() if v >= 0]
+        if len(set(entries)) != len(entries) and not (solo_cards and pool == G_DRAFT_BOARDS):
+            out.append(f"the {what} pool {entries} offers one twice (R15, R16)")
+    bundles = zip(s.glob[G_BUNDLE_FACTION].tolist(), s.glob[G_BUNDLE_BONUS].tolist(), strict=True)
+    sets = [b for f, b in bundles if f >= 0]
+    if any(b < 0 for b in sets) or len(set(sets)) != len(sets):
+        out.append(f"the sets on offer hold the bonus tiles {sets}: one missing or twice (R15.4)")
     takers = [row[1] for row in rows if row[0] == Kind.PICK_BUNDLE]
     if len(takers) > int((s.glob[G_BUNDLE_FACTION] >= 0).sum()) or any(p[seat, P_FACTION] >= 0 for seat in takers):
         out.append(f"seats {takers} still take a set, {int((s.glob[G_BUNDLE_FACTION] >= 0).sum())} on offer (R15.4)")
+
+
+def _row_params(g: Game) -> dict[int, tuple[tuple[int, int, int, str], ...]]:
+    """Kind -> (parameter, lo, hi, what): the parameters of a pending row that index a table, a
+    seat, a hex or a building (lo..hi-1).  A row edited by hand used to load and then fail with
+    an IndexError or KeyError only when it reached the top."""
+    d, n, hexes, kinds = g.data, g.seats, NUM_POSITIONS, NUM_BUILDINGS
+    return {
+        Kind.INNOVATION_EFFECT: ((0, 0, len(d.innovations), "innovation"),),
+        Kind.PALACE_EFFECT: ((0, -1, len(d.palace_tiles), "palace tile"),),  # -1: the seat's own
+        Kind.OFFER: ((0, 1, MAX_MAGNITUDE, "power offered"), (1, 0, n, "builder")),
+        Kind.USE_KEY: ((0, 0, NUM_DISCIPLINES, "discipline"),),
+        Kind.INITIAL_PLACE: ((0, 1, kinds, "building"),),
+        Kind.NEUTRAL_PLACE: ((0, 1, kinds, "building"),),
+        Kind.UPGRADE_TARGET: ((0, 1, kinds, "building"), (1, UP_ACTION, UP_SWAP + 1, "source")),
+        Kind.TB_SPADES: ((2, 0, hexes, "hex"),),
+        Kind.TB_FINISH: ((2, 0, hexes, "hex"),),
+        Kind.BRIDGE_DIR: ((2, 0, hexes, "hex"),),
+        Kind.LIZARD_BUILD: ((0, 0, hexes + 1, "hex + 1"),),
+        Kind.GAIN: ((3, 0, MAX_MAGNITUDE, "multiplier"),),
+    }
+
+
+def _rows(g: Game, out: list[str]) -> None:
+    """Every pending row's parameters name things that exist, and a gain row a component part."""
+    ranges = _row_params(g)
+    gains = effects.gain_tables(g.tab)
+    for i, row in enumerate(_pending_rows(g)):
+        kind, params = row[0], row[2:]
+        for j, lo, hi, what in ranges.get(kind, ()):
+            if not lo <= params[j] < hi:
+                out.append(f"pending row {i} ({Kind(kind).name.lower()}): {what} {params[j]} outside {lo}..{hi - 1}")
+        if kind == Kind.GAIN:
+            src, ident, part = params[:3]
+            if not 0 <= ident < len(gains.get((src, part), ())):
+                out.append(f"pending row {i} (gain): no component {ident} of source {src}, part {part}")
 
 
 def _stack(g: Game, out: list[str]) -> None:
@@ -603,6 +683,8 @@ def _stack(g: Game, out: list[str]) -> None:
         out.append(f"seat {seat} decides, but it is not a player (AUTOMA.md: the Automa never decides)")
     if g.current_seat() != seat:
         out.append(f"current_seat() is {g.current_seat()}, but seat {seat} decides (the stack's top)")
+    if kind == Kind.MAIN and 0 <= seat < g.seats and s.players[seat, P_PASSED]:
+        out.append(f"seat {seat} takes a turn after passing (R78)")
     if not g.legal_actions():
         out.append("the acting seat has no legal move")
 
@@ -641,21 +723,27 @@ def _id_ranges(g: Game) -> tuple[tuple[str, np.ndarray, int, int], ...]:
     )
 
 
+AUTOMA_PILES = (
+    ("deck", automa.A_DECK, automa.A_DECK_LEN),
+    ("reserve", automa.A_RESERVE, automa.A_RESERVE_LEN),
+    ("discard pile", automa.A_DISCARD, automa.A_DISCARD_LEN),
+)
+"""An Automa's card piles: (name, first field, length field) in her record (AUTOMA.md §3.5)."""
+
+
 def _ids(g: Game, out: list[str]) -> None:
     for what, values, lo, hi in _id_ranges(g):
         bad = values[(values < lo) | (values >= hi)]
         if bad.size:
             out.append(f"{what} {int(bad.flat[0])} outside {lo}..{hi - 1}")
-    cards = automa.automa_data().cards
+    s, cards = g.state, automa.automa_data().cards
     for seat in range(g.config.players, g.seats):
         try:
             rec = automa.record(g, seat)
         except KeyError:
             out.append(f"Automa seat {seat} has no record of her cards (AUTOMA.md §3.5)")
             continue
-        for name, pile, length in (("deck", automa.A_DECK, automa.A_DECK_LEN),
-                                   ("reserve", automa.A_RESERVE, automa.A_RESERVE_LEN),
-                                   ("discard pile", automa.A_DISCARD, automa.A_DISCARD_LEN)):  # fmt: skip
+        for name, pile, length in AUTOMA_PILES:
             size = int(rec[length])
             if not 0 <= size <= automa.NUM_CARDS:
                 out.append(f"Automa seat {seat}: {name} of {size} cards (0..{automa.NUM_CARDS})")
@@ -663,6 +751,12 @@ def _ids(g: Game, out: list[str]) -> None:
             unknown = [c for c in rec[pile][:size].tolist() if c not in cards]
             if unknown:
                 out.append(f"Automa seat {seat}: unknown card {unknown[0]} in her {name} (AUTOMA.md §3.5)")
+        piles = [rec[pile][: int(rec[length])].tolist() for _, pile, length in AUTOMA_PILES
+                 if 0 <= rec[length] <= automa.NUM_CARDS]  # fmt: skip
+        held = [c for pile in piles for c in pile]
+        if len(set(held)) != len(held) or (s.glob[G_PHASE] != Phase.SETUP and len(held) != automa.NUM_CARDS):
+            piles_text = f"her deck, reserve and discard pile hold {sorted(held)}"
+            out.append(f"Automa seat {seat}: {piles_text}, not each card once (AUTOMA.md §3.5)")
         faction, level, _ = automa.parse_spec(g.config.automa[seat - g.config.players])
         names = automa.automa_data().faction_names
         if (int(rec[automa.A_LEVEL]), int(rec[automa.A_FACTION])) != (level, names.index(faction)):
@@ -686,6 +780,7 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _science,
     _tracks,
     _bonus_tiles,
+    _displays,
     _innovations,
     _palace_tiles,
     _competencies,
@@ -695,6 +790,7 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _setup_picks,
     _turn_order,
     _stack,
+    _rows,
 )
 """The invariant groups in the order they run (each appends its problems to ``out``)."""
 

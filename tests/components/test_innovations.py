@@ -327,7 +327,7 @@ def test_r46_op38_neutral_building_gets_no_free_spades_and_no_flight():
     flight does not extend where it may go (r7c7, made Plains, is at flight distance 2)."""
     sc = (
         scenario()
-        .build(0, "r7c5", "workshop")
+        .build(0, "r7c5", "palace")  # palace 9 lies on a Palace (R68)
         .palace_tile(0, 9)
         .terrain("r7c7", "plains")
         .set(0, tools=2, scholars=1, scholar_supply=6)

@@ -19,6 +19,9 @@ from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario, play
 
 HOME = "r7c6"
+FAR = "r0c0"  # far from HOME: the Palace a palace tile lies on (R68)
+
+
 REACH = ["r6c6", "r7c5", "r7c7", "r8c6", "r8c7"]
 
 
@@ -368,7 +371,7 @@ def test_op48_one_tunnel_per_tb_on_the_main_hex_only() -> None:
 def test_r65_palace9_flight_costs_a_scholar_and_scores() -> None:
     """R65 / R129: palace 9's flight (1 scholar) reaches 1-2 hexes further and scores 5 VP."""
     s = scenario()
-    s.palace_tile(0, 9).set(0, scholars=1)
+    s.build(0, FAR, "palace").palace_tile(0, 9).set(0, scholars=1)
     g = s.turn(0)
     play(g, "build", "fly", "fly r8c9", "spades 2", "workshop")  # r8c9 mountain, 3 steps from r7c6
     p = g.state.players[0]
@@ -396,7 +399,7 @@ def test_r65_navigators_workshop_next_to_a_river() -> None:
 def test_r65_per_build_vp_palace12_and_c11_border() -> None:
     """R65: per-build VP from components: palace 12 (+2 per Workshop), C11 (+3 on a border hex)."""
     s = scenario()
-    s.palace_tile(0, 12).competency(0, "C11")
+    s.build(0, FAR, "palace").palace_tile(0, 12).competency(0, "C11")
     g = s.turn(0)
     play(g, "build", "target r8c6", "spades 1", "workshop")  # r8c6 is a border hex
     assert g.state.players[0, P_VP] == 20 + 2 + 3
