@@ -354,6 +354,7 @@ class Scenario:
         shown = np.flatnonzero(glob[G_BONUS_STATE] == -1).tolist()
         row = [t for t in glob[G_BONUS_ROW].tolist() if t in shown]
         row += [t for t in shown if t not in row]
+        row = row[: G_BONUS_ROW.stop - G_BONUS_ROW.start]  # a longer display is the invariants' report
         glob[G_BONUS_ROW] = -1
         glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
         return self

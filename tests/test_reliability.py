@@ -29,6 +29,7 @@ from aoi_env.core.invariants import check, violations
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
+    G_BONUS_ROW,
     G_BONUS_STATE,
     G_CITY_LEFT,
     G_COMP_LEFT,
@@ -409,6 +410,49 @@ def test_issue9_the_checker_reports_and_never_crashes_on_any_corrupted_cell(whic
     assert isinstance(problems, list) and all(isinstance(p, str) for p in problems)
     if which == "players" and cell % arr.size % arr.shape[1] == P_COINS and value < 0:
         assert any("coins is negative" in p for p in problems)
+
+
+@cache
+def _setup_positions() -> tuple[Game, ...]:
+    """Setup decisions of a draft, a standard and a solo game: their pending rows name seats."""
+    return tuple(Game(config, seed=3) for config in ("aoi(players=3,distribution=draft)", "aoi(players=4)",
+                                                      "aoi(players=1,automa=simpletons:3)"))  # fmt: skip
+
+
+@settings(max_examples=200, derandomize=True, deadline=None, database=None)
+@given(game=st.integers(0, 2), which=st.sampled_from(ARRAYS), cell=st.integers(0, 10**6), value=st.integers(-200, 200))
+def test_issue9_the_checker_never_crashes_on_a_corrupted_setup_position(game: int, which: str, cell: int, value: int):
+    """The same at setup decisions: a draft or set pick of a seat out of range was an IndexError
+    inside the checker (found by the fifteenth session's review)."""
+    g = _setup_positions()[game].clone()
+    arr = getattr(g.state, which)
+    info = np.iinfo(arr.dtype)
+    arr.flat[cell % arr.size] = min(max(value, info.min), info.max)
+    problems = violations(g, strict=True)
+    assert isinstance(problems, list) and all(isinstance(p, str) for p in problems)
+
+
+@pytest.mark.parametrize("seat", [3, 7, -4])
+def test_issue9_a_draft_pick_of_no_seat_is_reported_not_crashed_on(seat: int) -> None:
+    g = Game("aoi(players=3,distribution=draft)", seed=3)
+    depth = int(g.state.glob[G_DEPTH])
+    assert g.state.stack[depth - 1, 0] == Kind.DRAFT_PICK
+    g.state.stack[: depth - 1, 1] = seat  # the picks waiting below the top
+    assert any("unknown kind or seat" in p for p in violations(g))
+
+
+def test_r15_scenario_bonus_row_stays_in_its_field() -> None:
+    """``Scenario`` keeps the bonus row equal to the display but never writes past its 6 cells
+    into the Automa records that follow (a 5-player test display of 8 tiles did)."""
+    sc = Scenario("aoi(players=5)", factions=["felines", "blessed", "monks", "goblins", "moles"],
+                  boards=["desert", "lake", "forest", "plains", "swamp"])  # fmt: skip
+    after = G_BONUS_ROW.stop
+    before = sc.state().glob[after : after + 12].copy()
+    sc.bonus_tiles(held=[], display=["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"])
+    assert (sc.state().glob[after : after + 12] == before).all()
+    row = sc.state().glob[G_BONUS_ROW].tolist()
+    assert len(set(row)) == 6 and set(row) < set(range(8))  # 6 of the 8 shown tiles, the field's length
+    assert any("bonus row" in p for p in violations(sc.g))  # 8 tiles shown: no game has that
 
 
 def test_r24_r52_neutral_marker_on_12_blocks_a_second_marker() -> None:

@@ -592,7 +592,7 @@ def _setup_picks(g: Game, out: list[str]) -> None:
         offered = set(s.glob[pool].tolist()) - {-1} if s.glob[G_PHASE] == Phase.SETUP else set()
         if len(held) != len(set(held)) or offered & set(held):
             out.append(f"{what}s {held} held by the seats, {sorted(offered)} on offer: one is in two places")
-    rows = _pending_rows(g)
+    rows = [row for row in _pending_rows(g) if 0 <= row[1] < g.seats]  # another seat is _stack's report
     drafting = [row[1] for row in rows if row[0] == Kind.DRAFT_PICK]
     if drafting:
         kinds = ((P_BOARD, G_DRAFT_BOARDS), (P_FACTION, G_DRAFT_FACTIONS), (P_DRAFT_PALACE, G_DRAFT_PALACES))
