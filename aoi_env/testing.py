@@ -99,6 +99,8 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
     Phase,
+    bonus_row,
+    set_bonus_row,
 )
 from aoi_env.data.enums import Building, Terrain
 
@@ -352,11 +354,9 @@ class Scenario:
         to the display: tiles still shown keep their slots, new ones follow in tile order."""
         glob = self.g.state.glob
         shown = np.flatnonzero(glob[G_BONUS_STATE] == -1).tolist()
-        row = [t for t in glob[G_BONUS_ROW].tolist() if t in shown]
+        row = [t for t in bonus_row(glob) if t in shown]
         row += [t for t in shown if t not in row]
-        row = row[: G_BONUS_ROW.stop - G_BONUS_ROW.start]  # a longer display is the invariants' report
-        glob[G_BONUS_ROW] = -1
-        glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
+        set_bonus_row(glob, row[: G_BONUS_ROW.stop - G_BONUS_ROW.start])  # a longer display is the invariants' report
         return self
 
     def palace_tile(self, seat: int, number: int) -> Scenario:

@@ -28,7 +28,6 @@ from aoi_env.core.rules import buildings, science
 from aoi_env.core.state import AUTOMA_FIELDS as STATE_AUTOMA_FIELDS
 from aoi_env.core.state import (
     G_AUTOMA,
-    G_BONUS_ROW,
     G_BOOKS_USED,
     G_FINAL_TILE,
     G_INNOV_OWNER,
@@ -50,6 +49,7 @@ from aoi_env.core.state import (
     P_SCHOLAR_SUPPLY,
     P_SCIENCE,
     P_VP,
+    bonus_row,
 )
 from aoi_env.data import DATA_DIR, NUM_POSITIONS, ROUNDS, DataError
 from aoi_env.data.enums import Building, Terrain
@@ -791,7 +791,7 @@ def automa_pass(g: Game, seat: int, support_no: int) -> None:
     s.glob[G_NEXT_ORDER.start + n] = seat
     s.glob[G_NEXT_COUNT] = n + 1
     if s.glob[G_ROUND] < ROUNDS:  # §10 #30: no tile in round 6
-        row = [int(t) for t in s.glob[G_BONUS_ROW] if t >= 0]
+        row = bonus_row(s.glob)
         if row:
             slot = min(automa_data().cards[support_no].bonus, len(row) - 1)
             take_bonus(g, seat, row[slot], keep_coins=False)

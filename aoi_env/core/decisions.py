@@ -29,7 +29,6 @@ from aoi_env.core.pending import BR_MOLES, UP_ACTION, UP_SWAP, Kind, Row
 from aoi_env.core.rules import buildings, cities, power, science, terrain
 from aoi_env.core.state import (
     G_BONUS_COINS,
-    G_BONUS_ROW,
     G_BONUS_STATE,
     G_CITY_LEFT,
     G_COMP_LEFT,
@@ -58,6 +57,8 @@ from aoi_env.core.state import (
     P_PAVILIONS,
     P_TOOLS,
     P_VP,
+    bonus_row,
+    set_bonus_row,
 )
 from aoi_env.data import load
 from aoi_env.data.enums import NUM_BONUS_TILES, NUM_CITY_TILES, NUM_COMPETENCIES, Building
@@ -328,14 +329,13 @@ def take_bonus(g: Game, seat: int, b: int, keep_coins: bool = True) -> None:
     p[P_BONUS] = b
     if old >= 0:
         s.glob[G_BONUS_STATE.start + old] = -1
-    row = [int(t) for t in s.glob[G_BONUS_ROW] if t >= 0]
+    row = bonus_row(s.glob)
     if b in row:
         if old >= 0:
             row[row.index(b)] = old
         else:
             row.remove(b)
-        s.glob[G_BONUS_ROW] = -1
-        s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
+        set_bonus_row(s.glob, row)
 
 
 # --------------------------------------------------------------------------------------------

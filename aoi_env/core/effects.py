@@ -8,7 +8,7 @@ gain ``n`` times.  ``gain(g, seat, gain)`` applies a gain dict: resources at onc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,7 +46,6 @@ from aoi_env.data.enums import NUM_DISCIPLINES, Building
 
 if TYPE_CHECKING:
     from aoi_env.core.engine import Game
-    from aoi_env.core.tables import Tables
 
 BOOKS = P_BOOKS.start
 # gains applied at once (no decision needed); the decision gains follow in ``DECIDED`` order
@@ -268,24 +267,7 @@ def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = No
 
 def source_gain(g: Game, src: int, ident: int, part: int) -> dict[str, Any]:
     """The gain dict of a component part, for gains applied later (``Kind.GAIN``)."""
-    return gain_tables(g.tab)[(src, part)][ident]
-
-
-def gain_tables(tab: Tables) -> dict[tuple[int, int], Sequence[dict[str, Any]]]:
-    """(source, part) -> the gain of each component of that source: what a ``Kind.GAIN`` row
-    names (the invariants check a row's source, part and id against it)."""
-    return {
-        (pending.SRC_BOOK, pending.PART_EFFECT): tab.book_effect,
-        (pending.SRC_SPELL, pending.PART_EFFECT): tab.spell_effect,
-        (pending.SRC_CITY, pending.PART_REWARD): tab.city_reward,
-        (pending.SRC_INNOVATION, pending.PART_ONCE): tab.innovation_once,
-        (pending.SRC_PALACE, pending.PART_ONCE): tab.palace_once,
-        (pending.SRC_COMPETENCY, pending.PART_ONCE): tab.competency_once,
-        (pending.SRC_BONUS, pending.PART_PASS): tab.bonus_pass,
-        (pending.SRC_INNOVATION, pending.PART_PASS): tab.innovation_pass,
-        (pending.SRC_PALACE, pending.PART_PASS): tab.palace_pass,
-        (pending.SRC_COMPETENCY, pending.PART_PASS): tab.competency_pass,
-    }
+    return g.tab.gains_by_source[(src, part)][ident]
 
 
 # --------------------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aoi_env.core import automa, effects
+from aoi_env.core import automa
 from aoi_env.core.pending import UP_ACTION, UP_SWAP, Kind
 from aoi_env.core.rules.science import KEY_LEVEL, MAX_LEVEL
 from aoi_env.core.setup import SETUP_STAGES
@@ -135,6 +135,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
     Phase,
+    bonus_row,
 )
 from aoi_env.data import NUM_POSITIONS
 from aoi_env.data.enums import NUM_COMPETENCIES, NUM_DISCIPLINES, Building, Terrain
@@ -448,7 +449,7 @@ def _displays(g: Game, out: list[str]) -> None:
     if min(books) < 0 or len(set(books)) != len(books):
         out.append(f"book actions {books}: not {len(books)} different tiles (R8)")
     if s.glob[G_PHASE] != Phase.SETUP:
-        row = [t for t in s.glob[G_BONUS_ROW].tolist() if t >= 0]
+        row = bonus_row(s.glob)
         shown = np.flatnonzero(s.glob[G_BONUS_STATE] == -1).tolist()
         if sorted(row) != shown:
             out.append(f"bonus row {row} is not the display's tiles {shown}, each once")
@@ -645,7 +646,7 @@ def _row_params(g: Game) -> dict[int, tuple[tuple[int, int, int, str], ...]]:
 def _rows(g: Game, out: list[str]) -> None:
     """Every pending row's parameters name things that exist, and a gain row a component part."""
     ranges = _row_params(g)
-    gains = effects.gain_tables(g.tab)
+    gains = g.tab.gains_by_source
     for i, row in enumerate(_pending_rows(g)):
         kind, params = row[0], row[2:]
         for j, lo, hi, what in ranges.get(kind, ()):

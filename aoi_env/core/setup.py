@@ -67,6 +67,7 @@ from aoi_env.core.state import (
     P_SETUP_SPADES,
     P_VP,
     State,
+    set_bonus_row,
 )
 from aoi_env.data.enums import (
     NUM_BONUS_TILES,
@@ -387,7 +388,7 @@ def _stage_player_setup(g: Game, order: list[int], people: list[int]) -> None:
     display = s.glob[G_BONUS_STATE] == -1
     s.glob[G_BONUS_COINS][display] = 1
     if not g.config.automa:
-        s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + int(display.sum())] = np.flatnonzero(display)
+        set_bonus_row(s.glob, np.flatnonzero(display).tolist())
     s.glob[G_ORDER.start : G_ORDER.start + g.seats] = order
     for seat in reversed(order):
         pending.push(s, Kind.PLAYER_SETUP, seat)
@@ -466,8 +467,7 @@ def _automa_terrains_and_bonuses(g: Game, people: list[int]) -> None:
     for b in range(NUM_BONUS_TILES):
         if b not in held:
             s.glob[G_BONUS_STATE.start + b] = -1 if b in row else -2
-    s.glob[G_BONUS_ROW] = -1
-    s.glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
+    set_bonus_row(s.glob, row)
     for i in range(len(g.config.automa)):
         take_bonus(g, humans + i, int(s.glob[G_BONUS_ROW.start]), keep_coins=False)  # the leftmost tile
     for seat in reversed(people):

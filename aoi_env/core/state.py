@@ -170,6 +170,18 @@ def turn_seat(state: State) -> int:
     return glob.item(G_ORDER.start + glob.item(G_TURN)) if glob.item(G_PHASE) == Phase.ACTIONS else -1
 
 
+def bonus_row(glob: np.ndarray) -> list[int]:
+    """The bonus display in row order, left to right: the order an Automa takes a tile by
+    position from (AUTOMA.md §3.7, §4.5); the field's empty cells (-1) follow the tiles."""
+    return [t for t in glob[G_BONUS_ROW].tolist() if t >= 0]
+
+
+def set_bonus_row(glob: np.ndarray, row: list[int]) -> None:
+    """Write the bonus row from the left and empty the cells after it."""
+    glob[G_BONUS_ROW] = -1
+    glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
+
+
 class State:
     """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
 

@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from aoi_env.core import pending
 from aoi_env.data import EVENTS, DataError, load, resolve, resolve_gain
 from aoi_env.data.enums import Building
 
@@ -64,6 +65,23 @@ class Tables:
     book_effect: tuple[Gain, ...]
     city_vp: tuple[int, ...]
     city_reward: tuple[Gain, ...]
+
+    @functools.cached_property  # built once per Tables (a frozen dataclass still has a __dict__)
+    def gains_by_source(self) -> dict[tuple[int, int], tuple[Gain, ...]]:
+        """(source, part) -> the gain of each component of that source: what a ``Kind.GAIN`` row
+        names (the engine applies it; the invariants check a row's source, part and id against it)."""
+        return {
+            (pending.SRC_BOOK, pending.PART_EFFECT): self.book_effect,
+            (pending.SRC_SPELL, pending.PART_EFFECT): self.spell_effect,
+            (pending.SRC_CITY, pending.PART_REWARD): self.city_reward,
+            (pending.SRC_INNOVATION, pending.PART_ONCE): self.innovation_once,
+            (pending.SRC_PALACE, pending.PART_ONCE): self.palace_once,
+            (pending.SRC_COMPETENCY, pending.PART_ONCE): self.competency_once,
+            (pending.SRC_BONUS, pending.PART_PASS): self.bonus_pass,
+            (pending.SRC_INNOVATION, pending.PART_PASS): self.innovation_pass,
+            (pending.SRC_PALACE, pending.PART_PASS): self.palace_pass,
+            (pending.SRC_COMPETENCY, pending.PART_PASS): self.competency_pass,
+        }
 
 
 @functools.cache

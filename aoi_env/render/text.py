@@ -26,7 +26,6 @@ from aoi_env.core.rules.buildings import effective_offer
 from aoi_env.core.rules.scoring import has_neutral_faction, visible_area_token
 from aoi_env.core.state import (
     G_BONUS_COINS,
-    G_BONUS_ROW,
     G_BONUS_STATE,
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
@@ -76,6 +75,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
     Phase,
+    bonus_row,
 )
 from aoi_env.core.terraform import WORKSHOP_ID
 from aoi_env.data import NUM_COLS, NUM_ROWS
@@ -256,7 +256,7 @@ def _bonus_text(g: Game) -> str:
     by position (AUTOMA.md §4.5)."""
     s = g.state
     d = g.data
-    row = [int(b) for b in s.glob[G_BONUS_ROW] if b >= 0]
+    row = bonus_row(s.glob)
     if _has_automa(g) and row:
         label, tiles = "bonus row (left to right, the Automa takes a tile by its position)", row
     else:
