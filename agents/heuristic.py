@@ -121,6 +121,7 @@ from aoi_env.data.enums import Building
 
 LAST_ROUND = 6
 SCIENCE_BONUS_ROUNDS = 5  # Phase III happens in rounds 1-5 only (R56)
+MAP_CACHE_ENTRIES = 4_096  # map features kept per agent (a whole game uses < 1,000; ~1.3 KiB each)
 
 
 @dataclass(frozen=True)
@@ -514,7 +515,7 @@ class HeuristicAgent(ScriptedAgent):
         if hit is None:
             own = terrain.own_mask(g, me)
             reach = self._reach(g, me, own, sailing) if p[P_BOARD] >= 0 else 0.0
-            if len(self._map_cache) > 20_000:
+            if len(self._map_cache) > MAP_CACHE_ENTRIES:
                 self._map_cache.clear()
             hit = self._map_cache[key] = (scoring.largest_area(g, me, own), _city_progress(g, own), reach)
         return hit

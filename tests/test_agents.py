@@ -13,7 +13,17 @@ import copy
 import numpy as np
 import pytest
 
-from agents import Agent, HeuristicAgent, RandomAgent, Weights, available_specs, game_of, make_agent, play_game
+from agents import (
+    Agent,
+    HeuristicAgent,
+    RandomAgent,
+    Weights,
+    available_specs,
+    game_of,
+    heuristic,
+    make_agent,
+    play_game,
+)
 from aoi_env import Game
 from aoi_env.core import automa
 from aoi_env.core.moves import NUM_ACTIONS
@@ -598,3 +608,26 @@ def test_tournament_human_participant_is_found_in_any_case(monkeypatch: pytest.M
         run_tournament(TournamentConfig(agents=["Human", "random"], games=2, workers=2, plots=False, progress=False))
     assert seen["workers"] == 1
     assert make_agent(" Random :", seed=0).name == "random"
+
+
+def test_issue6_heuristic_map_cache_is_bounded_and_only_saves_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heuristic's map-feature cache is cleared past ``MAP_CACHE_ENTRIES`` (memory stays
+    bounded over a tournament's many games) and holds only values the map decides: a tiny cap
+    gives the same moves as the default one."""
+
+    def moves(cap: int) -> tuple[list[int], int]:
+        monkeypatch.setattr(heuristic, "MAP_CACHE_ENTRIES", cap)
+        g = Game("aoi(players=3)", seed=21)
+        agents = [HeuristicAgent(seed=seat) for seat in range(3)]
+        played, largest = [], 0
+        for _ in range(150):
+            a = agents[g.current_seat()].choose(g)
+            played.append(a)
+            g.apply_action(a)
+            largest = max(largest, *(len(agent._map_cache) for agent in agents))
+        return played, largest
+
+    default, default_size = moves(heuristic.MAP_CACHE_ENTRIES)
+    small, small_size = moves(8)
+    assert small == default
+    assert small_size <= 9 < default_size
