@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from aoi_env.core import automa as am
+from aoi_env.core import pending
 from aoi_env.core.board import parse_hex
 from aoi_env.core.config import GameConfig
 from aoi_env.core.engine import Game
@@ -25,13 +26,16 @@ from aoi_env.core.state import (
     G_BONUS_ROW,
     G_BONUS_STATE,
     G_BOOKS_USED,
+    G_DEPTH,
     G_INNOV_OWNER,
     G_INNOV_SPACES,
     G_NEXT_ORDER,
+    G_ORDER,
     G_ROUND,
     G_ROUND_TILES,
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
+    G_TURN,
     H_BUILDING,
     H_MARK,
     H_OWNER,
@@ -60,6 +64,15 @@ def solo(spec: str = "simpletons:3:lake", **kw) -> Scenario:
 
 def mark(g: Game, hex_: str) -> None:
     g.state.hexes[parse_hex(hex_), H_MARK] = 1
+
+
+def automas_turn(g: Game) -> None:
+    """Make it the Automa's turn (§4.3): her END_TURN alone on the stack, for steps resolved by
+    hand, so that a decision they push (the human's power offer) sits where a game puts it."""
+    s = g.state
+    s.glob[G_TURN] = s.glob[G_ORDER].tolist().index(AUTOMA)
+    s.glob[G_DEPTH] = 0
+    pending.push(s, Kind.END_TURN, AUTOMA)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -333,6 +346,7 @@ def test_automa_tb_atp_then_closest_then_build_marked() -> None:
     sc.build(AUTOMA, "r1c2", "workshop").build(AUTOMA, "r7c7", "workshop")  # r1c2 lake: marked
     sc.build(0, "r0c4", "workshop")  # the human's plains Workshop
     g = sc.turn(0)
+    automas_turn(g)
     mark(g, "r1c2")
     # neighbours of r1c2: r1c1 S, r1c3 S, r0c2 M, r0c3 D, r2c2 P, r2c3 M (ship level 1 adds nothing:
     # r1c2 touches no river).  Lake ATP side A: lake, swamp, forest, plains, ... -> the swamps r1c1

@@ -656,6 +656,35 @@ def test_passing_outside_the_actions_phase_is_refused_when_loading(phase: int, e
         Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
 
 
+def _main_to_the_next_seat(g: Game) -> None:
+    """The pending main action handed to the next seat without its turn (END_TURN stays)."""
+    g.state.stack[int(g.state.glob[G_DEPTH]) - 1, 1] = (g.current_seat() + 1) % g.seats
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_row_below(Kind.MAIN, 0), r"row 1 \(main\) is not the top row"),
+        (_row_below(Kind.END_TURN), r"row 1 \(end_turn\) above a end_turn row"),
+        (_row_below(Kind.END_ACTION), r"row 2 \(main\) above a end_action row"),
+        (_row_below(Kind.PASS_BONUS), r"row 1 \(pass_bonus\) above a end_turn row"),
+        (_row_below(Kind.AUTOMA_STEP, 1, 0, 0, 0), r"row 2 \(main\) above a automa_step row"),
+        (_main_to_the_next_seat, r"row 1 \(main\) of seat \d above seat \d's end_turn"),
+    ],
+)  # fmt: skip
+def test_a_turn_row_left_in_the_wrong_place_is_refused_when_loading(edit, message: str):
+    """Fifteenth-session gap (docs/reliability.md): a well-formed row of the right phase left in
+    the wrong place loaded, e.g. a second MAIN under the pending one, which gave the player a
+    second main action in one turn (R58).  A turn's entries sit where their pushes put them:
+    END_TURN at the bottom, MAIN / POST / END_ACTION right above it and of its seat, a pass's
+    bonus tile above END_ACTION (R78), the Automa's steps above her END_TURN."""
+    g = _at("aoi(players=3)", "actions")
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

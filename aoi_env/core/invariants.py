@@ -50,7 +50,11 @@ What is checked (one small function per group, all read-only):
   the stack and its rows of known kinds and seats, the top row a decision of the current player
   with at least one legal move (a main action only for a seat that has not passed), an empty
   stack once the game is over; every row's parameters that name a component part, a seat, a hex
-  or a building lie in range (a well-formed stale row of the same phase is not caught).
+  or a building lie in range; the entries of a turn or of a phase's sequence sit where their
+  push puts them (END_TURN at the bottom, MAIN / POST / END_ACTION right above it, a pass's
+  bonus tile above END_ACTION, the Automa's steps above her END_TURN, income and science rows
+  from the bottom), so a row a turn left behind is caught; a stale row of another kind (an
+  offer or a spade choice left under the current decision) is not.
 """
 
 from __future__ import annotations
@@ -658,6 +662,52 @@ def _rows(g: Game, out: list[str]) -> None:
                 out.append(f"pending row {i} (gain): no component {ident} of source {src}, part {part}")
 
 
+BOTTOM = -1
+"""``STACK_SHAPE``'s name for "no row below" (the entry is the stack's bottom row)."""
+
+STACK_SHAPE: dict[int, tuple[frozenset[int], bool]] = {
+    Kind.END_TURN: (frozenset({BOTTOM}), False),
+    Kind.MAIN: (frozenset({Kind.END_TURN}), True),
+    Kind.POST: (frozenset({Kind.END_TURN}), True),
+    Kind.END_ACTION: (frozenset({Kind.END_TURN}), False),
+    Kind.PASS_BONUS: (frozenset({Kind.END_ACTION}), False),
+    Kind.AUTOMA_STEP: (frozenset({Kind.END_TURN, Kind.AUTOMA_STEP}), False),
+    Kind.INCOME_SEAT: (frozenset({BOTTOM, Kind.INCOME_SEAT}), False),
+    Kind.SCIENCE_SEAT: (frozenset({BOTTOM, Kind.SCIENCE_SEAT}), False),
+}
+"""Where the entries of a turn or a phase's sequence sit: kind -> (the kinds the row directly
+below may be, only as the top row).  A turn is END_TURN at the bottom with its main action
+(MAIN, then POST) or the action's END_ACTION right above it, a pass's bonus tile above that
+(R78), the Automa's steps above her END_TURN (AUTOMA.md §4.3); income and science bonuses are
+a run of one row per seat from the bottom (R57, R80).  Only these pushes put them there
+(``flow``, ``turn``, ``automa``), so a row elsewhere is one a game left behind."""
+
+STACK_SAME_SEAT = frozenset({Kind.MAIN, Kind.POST, Kind.END_ACTION, Kind.PASS_BONUS, Kind.AUTOMA_STEP})
+"""Entries that belong to the turn of the seat of the row below (its END_TURN or END_ACTION)."""
+
+
+def _stack_shape(g: Game, out: list[str]) -> None:
+    """Each entry of a turn or a phase's sequence sits where its push puts it (``STACK_SHAPE``):
+    a well-formed row of the right phase left in the wrong place (a MAIN under a power offer, a
+    second END_TURN) would otherwise run as if it were pending."""
+    rows = _pending_rows(g)
+    for i, row in enumerate(rows):
+        shape = STACK_SHAPE.get(row[0])
+        if shape is None:
+            continue
+        below_kinds, top_only = shape
+        below = rows[i - 1] if i else None
+        name = Kind(row[0]).name.lower()
+        if (below[0] if below else BOTTOM) not in below_kinds:
+            where = f"above a {Kind(below[0]).name.lower()} row" if below and below[0] in KINDS else "at the bottom"
+            out.append(f"pending row {i} ({name}) {where}: its sequence never puts it there")
+        elif top_only and i != len(rows) - 1:
+            out.append(f"pending row {i} ({name}) is not the top row: a decision is pending above it")
+        elif row[0] in STACK_SAME_SEAT and below and below[1] != row[1]:
+            below_name = Kind(below[0]).name.lower()
+            out.append(f"pending row {i} ({name}) of seat {row[1]} above seat {below[1]}'s {below_name}")
+
+
 def _stack(g: Game, out: list[str]) -> None:
     s = g.state
     depth = int(s.glob[G_DEPTH])
@@ -791,6 +841,7 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _setup_picks,
     _turn_order,
     _stack,
+    _stack_shape,
     _rows,
 )
 """The invariant groups in the order they run (each appends its problems to ``out``)."""
