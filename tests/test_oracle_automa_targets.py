@@ -1,6 +1,6 @@
 """Oracle: the hex the solo Automa picks for Transform & Build and for Upgrade.
 
-An independent reading of ``/work/shared/rules/AUTOMA.md`` (the official solo Automa) is
+An independent reading of ``docs/AUTOMA.md`` (the official solo Automa) is
 compared with the engine (``aoi_env/core/automa.py``) in random solo games.  The oracle uses only
 the raw state arrays, the static board geometry (printed terrain, grid frame) and the Automa
 record's deck layout constants (to know which two cards she turns up); it does **not** call any

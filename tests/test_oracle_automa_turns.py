@@ -1,6 +1,6 @@
 """Oracle: everything the solo Automa does on her turns, apart from the hex she picks.
 
-An independent reading of ``/work/shared/rules/AUTOMA.md`` (the official solo Automa) is compared
+An independent reading of ``docs/AUTOMA.md`` (the official solo Automa) is compared
 with the engine (``aoi_env/core/automa.py``) in random games.  The oracle reads the raw state
 arrays, the Automa record through ``automa.py``'s layout constants only (deck, reserve, discard)
 and static component data; it calls **no** decision function of ``automa.py`` (no ``is_pass``,

@@ -2,7 +2,8 @@
 
 The rules specification lives outside the repository, so a user who meets "R42" in a test name,
 a docstring or an error message looks it up there; these tests keep that page complete and
-keep the repository from citing an id the page does not list.
+keep the repository from citing an id the page does not list.  The Automa's spec is shipped
+whole (docs/AUTOMA.md), and its citations (``AUTOMA.md §3.5``) must name a part of it.
 """
 
 from __future__ import annotations
@@ -60,3 +61,46 @@ def test_every_rule_and_open_point_is_cited_by_a_test() -> None:
     cited_open_points = {int(n) for n in re.findall(r"(?:OP-|test_op)(\d+)", tests)}
     assert set(range(1, 147)) - cited_rules == set()
     assert set(range(1, 65)) - cited_open_points == set()
+
+
+AUTOMA_SPEC = ROOT / "docs" / "AUTOMA.md"
+AUTOMA_CITATION = re.compile(r"AUTOMA\.md §(\d+)(?:\.(\d+))?(?: #(\d+))?")
+
+
+def _automa_spec_parts() -> tuple[set[tuple[int, int | None]], dict[int, set[int]], dict[int, set[int]]]:
+    """docs/AUTOMA.md's sections ``(n, m)``, the numbered items of each section and the rows of
+    each section's numbered table (``§10 #20``)."""
+    sections: set[tuple[int, int | None]] = set()
+    items: dict[int, set[int]] = {}
+    rows: dict[int, set[int]] = {}
+    top = None
+    for line in AUTOMA_SPEC.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"#{2,3} (\d+)(?:\.(\d+))?\.? ", line)
+        if heading:
+            top = int(heading[1])
+            sections.add((top, int(heading[2]) if heading[2] else None))
+        elif top is not None and (item := re.match(r"(\d+)\. ", line)):
+            items.setdefault(top, set()).add(int(item[1]))
+        elif top is not None and (row := re.match(r"\| (\d+) \|", line)):
+            rows.setdefault(top, set()).add(int(row[1]))
+    return sections, items, rows
+
+
+def test_every_cited_automa_section_is_in_the_shipped_spec() -> None:
+    """The code cites the Automa spec as ``AUTOMA.md §3.5`` (a section), ``§8.1`` (item 1 of
+    section 8) or ``§10 #20`` (row 20 of section 10's table); docs/AUTOMA.md ships the spec, so
+    every citation must name a part of it a reader can find."""
+    sections, items, rows = _automa_spec_parts()
+    assert (10, None) in sections and len(rows.get(10, ())) >= 30  # the parser reads the spec
+    cited = 0
+    for path, text in _repository_texts():
+        if path == AUTOMA_SPEC:
+            continue
+        for match in AUTOMA_CITATION.finditer(text):
+            n, m, k = int(match[1]), match[2] and int(match[2]), match[3] and int(match[3])
+            where = f"{path.relative_to(ROOT)}: {match[0]}"
+            assert (n, None) in sections, where
+            assert m is None or (n, m) in sections or m in items.get(n, ()), where
+            assert k is None or k in rows.get(n, ()), where
+            cited += 1
+    assert cited > 100
