@@ -506,11 +506,15 @@ class HeuristicAgent(ScriptedAgent):
 
     def _map_features(self, g: Game, me: int) -> tuple[int, float, float]:
         """(largest area, city progress, expansion potential) of the seat, cached by the map:
-        most candidate moves of one decision leave the map as it was."""
+        most candidate moves of one decision leave the map as it was.  The key holds the seat's
+        faction and board too: one agent may evaluate several games with the same map."""
         s = g.state
         p = s.players[me]
         sailing = terrain.sailing(g, me)
-        key = (me, s.hexes.tobytes(), s.bridges.tobytes(), sailing, int(p[P_SAILING]), int(p[P_PALACE_TILE]))
+        key = (  # everything the three features read besides the agent's weights
+            me, g.geo.name, g.is_player(me), int(p[P_FACTION]), int(p[P_BOARD]),  # tunnel (R95), native terrain
+            s.hexes.tobytes(), s.bridges.tobytes(), sailing, int(p[P_SAILING]), int(p[P_PALACE_TILE]),
+        )  # fmt: skip
         hit = self._map_cache.get(key)
         if hit is None:
             own = terrain.own_mask(g, me)

@@ -631,3 +631,25 @@ def test_issue6_heuristic_map_cache_is_bounded_and_only_saves_time(monkeypatch: 
     small, small_size = moves(8)
     assert small == default
     assert small_size <= 9 < default_size
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(("moles", "plains"), ("goblins", "plains")), (("goblins", "plains"), ("goblins", "forest"))],
+)
+def test_issue6_heuristic_map_cache_tells_the_seats_faction_and_board_apart(first, second) -> None:
+    """One agent that evaluated a game where seat 0 plays the Moles (the tunnel joins buildings
+    two hexes apart in the final area, R83, R95) or another planning board (spades to native,
+    R35) gives a second game with the same map its own map features, as a fresh agent does (an
+    interleaving audit found the Moles' area returned for the Goblins)."""
+
+    def position(faction: str, board: str) -> Game:  # seat 0's; the others play Omar and the Felines
+        sc = Scenario("aoi(players=3)", factions=[faction, "omar", "felines"], boards=[board, "swamp", "desert"])
+        return sc.build(0, "r0c4", "workshop", terrain=False).build(0, "r2c5", "workshop", terrain=False).turn(0)
+
+    g1, g2 = position(*first), position(*second)
+    assert g1.state.hexes.tobytes() == g2.state.hexes.tobytes()
+    fresh = [HeuristicAgent(seed=0)._map_features(g, 0) for g in (g1, g2)]
+    assert fresh[0] != fresh[1]  # the two seats really differ on this map
+    reused = HeuristicAgent(seed=0)
+    assert [reused._map_features(g, 0) for g in (g1, g2)] == fresh
