@@ -547,3 +547,19 @@ def test_r40_every_bridge_is_one_of_the_three_encoded_directions(side: str) -> N
     geo = geometry(side)
     seen = {bridge_direction(a, b)[1] for a, b in (*geo.bridge_spots, *geo.bridge_geometry)}
     assert seen == set(range(len(BRIDGE_DIRECTIONS)))
+
+
+def test_a13_observation_action_mask_is_the_deciding_seats_legal_ids_and_zeros_for_the_others() -> None:
+    """``observation.action_mask(g, seat)`` (exported for users who encode observations without
+    the env): the legal ids of the pending decision for the seat that decides, all zeros for
+    every other seat, as the env's ``observe`` gives them."""
+    g = Game("aoi(players=3)", seed=4)
+    for _ in range(40):
+        deciding = g.current_seat()
+        for seat in range(3):
+            mask = ob.action_mask(g, seat)
+            assert mask.dtype == np.int8 and mask.shape == (g.action_mask().shape[0],)
+            expected = g.action_mask() if seat == deciding else np.zeros_like(mask)
+            assert np.array_equal(mask, expected)
+        assert np.flatnonzero(ob.action_mask(g, deciding)).tolist() == g.legal_actions()
+        g.apply_action(g.legal_actions()[-1])

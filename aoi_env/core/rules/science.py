@@ -28,10 +28,6 @@ THRESHOLDS: dict[int, int] = {int(level): p for level, p in _BOARD["power_on_rea
 INCOME_LEVEL: int = _BOARD["income_from_level"]  # R51
 
 
-def levels(player: np.ndarray) -> np.ndarray:
-    return player[P_SCIENCE]
-
-
 def keys_available(player: np.ndarray) -> int:
     """Keys = city tiles owned - disciplines already unlocked (level >= 8), OP-31."""
     return int(player[P_CITIES] - np.count_nonzero(player[P_SCIENCE] >= KEY_LEVEL))
