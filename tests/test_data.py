@@ -698,3 +698,71 @@ def test_r6_r14_bad_offer_and_ladder_fields_are_refused(edit, message):
     edit(edited)
     with pytest.raises(DataError, match=message):
         parse(edited, maps)
+
+
+# the loader names the table, row and problem of every malformed value (a coverage audit's cases)
+
+
+def _set_in(doc: dict, path: tuple, value: object) -> None:
+    for key in path[:-1]:
+        doc = doc[key]
+    doc[path[-1]] = value
+
+
+LOADER_CASES = {
+    "map rows": ("maps", ("maps", "3-5", "grid"), lambda v: v[:-1], r"map 3-5: expected 9 rows, got 8"),
+    "map row length": ("maps", ("maps", "1-3", "grid"), lambda v: [v[0] + "FF", *v[1:]],
+                       r"map 1-3: row 0 is longer than 13"),
+    "bridge on river": ("maps", ("maps", "3-5", "bridge_spots"), lambda v: [[[0, 1], [0, 2]], *v],
+                        r"map 3-5: bridge spot \(0,1\)-\(0,2\) is not between land hexes"),
+    "border on river": ("maps", ("maps", "3-5", "border_hexes"), lambda v: [[0, 1], *v],
+                        r"map 3-5: border hex \(0,1\) is not land"),
+    "gain not a mapping": ("raw", ("competencies", "C2", "income"), lambda v: 3,
+                           r"competencies\.C2\.income: expected a mapping of gains, got 3"),
+    "income key": ("raw", ("competencies", "C2", "income"), lambda v: {**v, "dig": 1},
+                   r"competencies\.C2\.income: \['dig'\] cannot be income"),
+    "neutral building": ("raw", ("competencies", "C10", "once", "neutral"), lambda v: "castle",
+                         r"competencies\.C10\.once\.neutral: unknown building 'castle'"),
+    "vp_table counter": ("raw", ("innovations", "census", "once", "vp_table", "counter"), lambda v: "castles",
+                         r"innovations\.census\.once\.vp_table: needs a known counter and thresholds"),
+    "start step discipline": ("raw", ("factions", "monks", "start_steps"), lambda v: {"alchemy": 1},
+                              r"factions\.monks: unknown discipline 'alchemy'"),
+    # a 13th faction, a missing or misspelt one (the last two were a bare KeyError: coverage audit)
+    "faction count": ("raw", ("factions",), lambda v: {**v, "extra": v["monks"]},
+                      r"factions: expected exactly blessed, .*; missing \[\], unknown \['extra'\]"),
+    "faction missing": ("raw", ("factions",), lambda v: {k: x for k, x in v.items() if k != "monks"},
+                        r"factions: expected exactly .*; missing \['monks'\], unknown \[\]"),
+    "faction misspelt": ("raw", ("factions",), lambda v: {("monk" if k == "monks" else k): x for k, x in v.items()},
+                         r"factions: expected exactly .*; missing \['monks'\], unknown \['monk'\]"),
+    "planning board missing": ("raw", ("planning_boards",), lambda v: {k: x for k, x in v.items() if k != "lake"},
+                               r"planning_boards: expected exactly desert, .*; missing \['lake'\]"),
+    "factions not a mapping": ("raw", ("factions",), lambda v: list(v), r"factions must map each name to its row"),
+    "palace numbers": ("raw", ("palace_tiles",), lambda v: {**v, 99: v[1]}, r"palace_tiles: expected numbers 1\.\.17"),
+    "round tile count": ("raw", ("round_scoring_tiles",), lambda v: {k: x for k, x in v.items() if k != "T1"},
+                         r"round_scoring_tiles: expected 12 entries, got 11"),
+    "science bonus": ("raw", ("round_scoring_tiles", "T1", "science", "per"), lambda v: 0,
+                      r"round_scoring_tiles\.T1: bad science bonus"),
+    "science reward": ("raw", ("round_scoring_tiles", "T1", "science", "reward"), lambda v: {"vp": 3},
+                       r"round_scoring_tiles\.T1: bad science reward"),
+    "schema version": ("raw", ("schema_version",), lambda v: 2, r"components\.yaml: unsupported schema_version"),
+    "terrain order": ("raw", ("terrains",), lambda v: v[::-1], r"terrains must list the cycle in enum order"),
+    "discipline order": ("raw", ("disciplines",), lambda v: v[::-1], r"disciplines must be listed in enum order"),
+    "slot income": ("raw", ("planning_board_common", "slot_income"), lambda v: {k: x for k, x in v.items()
+                    if k != "school"}, r"planning board \w+: no slot income for SCHOOL"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(LOADER_CASES))
+def test_loader_rejects_malformed_maps_and_tables_naming_the_place(case: str) -> None:
+    """aoi_env/data: the loader validates the YAML so that a typo fails at load time with a
+    ``DataError`` naming the table, row and problem (never a KeyError or a silently wrong game).
+    Each case breaks one shipped value in a copy of the data."""
+    raw, maps_raw = _raw()
+    which, path, change, message = LOADER_CASES[case]
+    doc = maps_raw if which == "maps" else raw
+    node = doc
+    for key in path:
+        node = node[key]
+    _set_in(doc, path, change(copy.deepcopy(node)))
+    with pytest.raises(DataError, match=message):
+        parse(raw, maps_raw)

@@ -194,6 +194,19 @@ def _check_gain(where: str, gain: Any) -> None:
         raise DataError(f"{where}.neutral: unknown building {gain['neutral']!r}")
 
 
+def _named_rows(where: str, rows: Any, names: list[str]) -> dict[str, Any]:
+    """A table keyed by name (factions, planning boards) with exactly ``names``: a missing or
+    misspelt name is a DataError naming it, not a KeyError later."""
+    if not isinstance(rows, dict):
+        raise DataError(f"components.yaml: {where} must map each name to its row, got {type(rows).__name__}")
+    missing, unknown = [n for n in names if n not in rows], sorted(set(rows) - set(names))
+    if missing or unknown:
+        raise DataError(
+            f"components.yaml: {where}: expected exactly {', '.join(names)}; missing {missing}, unknown {unknown}"
+        )
+    return rows
+
+
 def _check_row(where: str, row: dict[str, Any], allowed: set[str]) -> None:
     unknown = set(row) - allowed
     if unknown:
@@ -373,18 +386,18 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
 
     maps = {name: _parse_map(name, spec) for name, spec in maps_raw["maps"].items()}
     common = raw["planning_board_common"]
-    boards = tuple(
-        _parse_board(Terrain(i), common, raw["planning_boards"][name]) for i, name in enumerate(raw["terrains"])
-    )
+    board_rows = _named_rows("planning_boards", raw["planning_boards"], raw["terrains"])
+    boards = tuple(_parse_board(Terrain(i), common, board_rows[name]) for i, name in enumerate(raw["terrains"]))
 
     faction_fields = {
         "start_steps", "start", "events", "income", "special", "science_bonus_offset", "spell_discount",
         "setup_competency", "setup_steps_any", "tunnel", "bridge_action", "setup_university", "setup_tower",
         "on_competency_book",
     }  # fmt: skip
+    faction_rows = _named_rows("factions", raw["factions"], [f.name.lower() for f in Faction])
     factions = []
     for f in Faction:
-        row = raw["factions"][f.name.lower()]
+        row = faction_rows[f.name.lower()]
         _check_row(f"factions.{f.name.lower()}", row, faction_fields)
         row = dict(row)
         row["start_steps"] = _steps(f"factions.{f.name.lower()}", row.get("start_steps", {}))
@@ -397,8 +410,6 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         ):
             raise DataError(f"factions.{f.name.lower()}.bridge_action: expected {{tools: n}}, got {bridge!r}")
         factions.append(row)
-    if len(raw["factions"]) != len(Faction):
-        raise DataError("factions: expected exactly the 12 faction tiles")
 
     innovation_keys, innovations = _table(
         raw, "innovations", {"rule", "once", "special", "pass", "income"}, NUM_INNOVATIONS

@@ -1,0 +1,271 @@
+"""Each check of the state invariants has a state that only it refuses (issue 9).
+
+A sixteenth-session mutation audit changed the checks of ``aoi_env/core/invariants.py`` one at a
+time (a bound shifted, a kind or field dropped, a condition negated): 69 of 80 such mutants
+passed the suite, because tests/test_bad_input.py had one representative case per group.  Each
+case here edits a sound position (a game at its first setup or main-action decision, or in
+Phase I / III) so that exactly one check is broken, and loading it must be refused with that
+check's message, bounds included, so that a bound moved either way fails.  Rules: R8 (book
+actions), R15-R16 (sets and draft, OP-54), R56-R58 and R78-R82 (the turn machine), R68 (palace
+tiles), AUTOMA.md §1 and §3.5 (what the Automa has, her cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from aoi_env import Game
+from aoi_env.core import automa
+from aoi_env.core.invariants import violations
+from aoi_env.core.pending import PART_EFFECT, SRC_BOOK, Kind
+from aoi_env.core.state import (
+    G_BONUS_ROW,
+    G_BONUS_STATE,
+    G_BOOK_ACTIONS,
+    G_DEPTH,
+    G_DRAFT_BOARDS,
+    G_DRAFT_FACTIONS,
+    G_NEXT_COUNT,
+    G_NEXT_ORDER,
+    G_ORDER,
+    G_PALACE_STATE,
+    G_ROUND,
+    G_SETUP_STEP,
+    G_TURN,
+    P_BOARD,
+    P_BOOKS,
+    P_COMPETENCIES,
+    P_DRAFT_PALACE,
+    P_FACTION,
+    P_PALACE_TILE,
+    P_TERRAFORMING,
+    P_TOOLS,
+    Phase,
+    State,
+)
+from tests.test_bad_input import _at, _at_phase, _repeat_first, _row_below, _set
+
+
+def _turn(*rows: tuple[Kind, int]) -> Callable[[Game], None]:
+    """Replace the pending stack by ``rows`` (kind, seat offset from the current seat), bottom first."""
+
+    def edit(g: Game) -> None:
+        s, me = g.state, g.current_seat()
+        s.stack[:] = 0
+        for i, (kind, offset) in enumerate(rows):
+            s.stack[i, :2] = (kind, (me + offset) % g.seats)
+        s.glob[G_DEPTH] = len(rows)
+
+    return edit
+
+
+def _drop_first_draft_pick(g: Game) -> None:
+    """The lowest pending draft pick (a seat's last) removed: she would end the draft lacking a component."""
+    s = g.state
+    depth = int(s.glob[G_DEPTH])
+    i = int(np.flatnonzero(s.stack[:depth, 0] == Kind.DRAFT_PICK)[0])
+    s.stack[i : depth - 1] = s.stack[i + 1 : depth].copy()
+    s.stack[depth - 1] = 0
+    s.glob[G_DEPTH] = depth - 1
+
+
+def _bonus_row_repeats_a_tile(g: Game) -> None:
+    """The bonus row's first tile copied into its first empty cell (same set of tiles, one twice)."""
+    row = g.state.glob[G_BONUS_ROW]
+    row[int((row >= 0).sum())] = row[0]
+
+
+def _palace_tile_1_without_a_palace(g: Game) -> None:
+    g.state.glob[G_PALACE_STATE.start] = 0
+    g.state.players[0, P_PALACE_TILE] = 0
+
+
+def _automa_drafted_palace_tile(g: Game) -> None:
+    tile = int(np.flatnonzero(g.state.glob[G_PALACE_STATE] == -1)[0])
+    g.state.glob[G_PALACE_STATE.start + tile] = 1
+    g.state.players[1, P_DRAFT_PALACE] = tile
+
+
+SOLO = "aoi(players=1,automa=simpletons:3)"
+P3 = "aoi(players=3)"
+DRAFT = "aoi(players=3,distribution=draft)"
+GLOB, PLAYERS = (lambda g: g.state.glob), (lambda g: g.state.players)
+
+
+@pytest.mark.parametrize(
+    ("config", "phase", "edit", "message"),
+    [
+        (P3, "actions", _set(GLOB, G_BONUS_STATE.start + 2, -3), "bonus tile B3 is with -3 by the display"),
+        (P3, "actions", _set(GLOB, G_BOOK_ACTIONS.start, -1), r"book actions \[-1, 1, 2\]: not 3 different"),
+        (P3, "actions", _bonus_row_repeats_a_tile, "bonus row .* is not the display's tiles"),
+        (P3, "actions", _palace_tile_1_without_a_palace, "seat 0 holds palace tile 1 without a Palace"),
+        (SOLO, "actions", _set(PLAYERS, (1, P_TOOLS), 2), r"Automa seat 1 has tools \(2\)"),
+        (SOLO, "actions", _set(PLAYERS, (1, P_COMPETENCIES), 1), r"Automa seat 1 has competencies \(1\)"),
+        (SOLO, "actions", _set(PLAYERS, (1, P_TERRAFORMING), 1), r"Automa seat 1 has terraforming \(1\)"),
+        (SOLO, "actions", _set(PLAYERS, (1, P_BOOKS.start), 1), r"Automa seat 1 has books or power \[1, 0, 0, 0\]"),
+        (SOLO, "actions", _automa_drafted_palace_tile, "Automa seat 1 has a palace tile"),
+        (P3, "setup", _set(GLOB, G_SETUP_STEP, 7), "setup step 7 in phase setup"),
+        (P3, "actions", _set(GLOB, G_SETUP_STEP, 8), "setup step 8 in phase actions"),
+        (P3, "setup", _set(GLOB, G_SETUP_STEP, 2), "a pick_bundle decision waits at setup step 2"),
+        (P3, "actions", _row_below(Kind.INCOME_SEAT), "a income_seat entry is pending in phase actions"),
+        (SOLO, "actions", _row_below(Kind.AUTOMA_SETUP), "a automa_setup decision waits at setup step 7"),
+        (P3, "actions", lambda g: g.state.players.__setitem__((1, P_FACTION), g.state.players[0, P_FACTION]),
+         r"factions \[(\d+), \1, \d+\] held by the seats, \[\] on offer: one is in two places"),
+        (DRAFT, "setup", _drop_first_draft_pick, "seat 0 has 2 draft picks left and lacks 3"),
+        (DRAFT, "setup",
+         lambda g: g.state.glob.__setitem__(slice(G_DRAFT_FACTIONS.start + 2, G_DRAFT_FACTIONS.stop), -1),
+         "3 seats still draft from a pool of 2"),
+        (SOLO, "setup", _repeat_first(G_DRAFT_FACTIONS), "faction pool .* twice"),
+        (P3, "setup", lambda g: g.state.players.__setitem__((g.current_seat(), P_FACTION), 0),
+         r"seats \[.*\] still take a set, 7 on offer"),
+        (DRAFT, "setup",
+         lambda g: g.state.players.__setitem__((0, P_BOARD), g.state.glob[G_DRAFT_BOARDS.start]),
+         r"planning boards \[0\] held by the seats, \[0, 1, 2, 3, 4, 5\] on offer"),
+        (P3, "actions", _set(GLOB, G_ROUND, 8), "phase 2 / round 8 out of range"),
+        (P3, "actions", _set(GLOB, G_ROUND, 0), "phase actions in round 0"),
+        (P3, "actions", _set(GLOB, G_ORDER.start + 3, 0), "turn order .* is not a permutation of the 3"),
+        (P3, "actions", _set(GLOB, G_NEXT_COUNT, -1), r"passing order \[\] does not match the passed"),
+        (P3, "actions", _turn((Kind.END_TURN, 0), (Kind.POST, 0), (Kind.MAIN, 0)),
+         r"row 1 \(post\) is not the top row"),
+        (P3, "actions", _turn((Kind.END_TURN, 0), (Kind.POST, 1)), r"row 1 \(post\) of seat \d above"),
+        (P3, "actions", _row_below(Kind.INCOME_SEAT), r"row 1 \(income_seat\) above a end_turn row"),
+        (P3, "actions", _row_below(Kind.SCIENCE_SEAT), r"row 1 \(science_seat\) above a end_turn row"),
+        (P3, "actions", _turn((Kind.END_TURN, 0), (Kind.END_ACTION, 0), (Kind.PASS_BONUS, 1)),
+         r"row 2 \(pass_bonus\) of seat \d above seat \d's end_action"),
+        (P3, "actions", _turn((Kind.END_TURN, 0), (Kind.END_ACTION, 1), (Kind.PASS_BONUS, 1)),
+         r"row 1 \(end_action\) of seat \d above seat \d's end_turn"),
+        (P3, "actions",
+         _turn((Kind.END_TURN, 0), (Kind.END_ACTION, 0), (Kind.END_ACTION, 0), (Kind.PASS_BONUS, 0)),
+         r"row 2 \(end_action\) above a end_action row"),
+        (SOLO, "actions", _turn((Kind.END_TURN, 0), (Kind.AUTOMA_STEP, 1), (Kind.MAIN, 0)),
+         r"row 1 \(automa_step\) of seat 1 above seat 0's end_turn"),
+        (P3, "actions", _row_below(Kind.INNOVATION_EFFECT, -1), r"innovation -1 outside 0\.\.17"),
+        (P3, "actions", _row_below(Kind.INNOVATION_EFFECT, 18), r"innovation 18 outside 0\.\.17"),
+        (P3, "actions", _row_below(Kind.OFFER, 0, 1), r"power offered 0 outside 1\.\."),
+    ],
+)  # fmt: skip
+def test_issue9_each_check_refuses_its_own_broken_state_when_loading(
+    config: str, phase: str, edit: Callable[[Game], None], message: str
+) -> None:
+    """Each check of the groups (a bound, a kind, a field, a seat: the bonus display R78, book
+    actions R8, palace tiles R68, the Automa's empty supply AUTOMA.md §1, the setup stages and
+    picks R15 / R16, the round and turn order R56 / R81, a turn's rows R58 / R78, pending-row
+    parameters) has a state edit that only it refuses, with its own message."""
+    g = _at(config, phase)
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game(config, state=State.from_bytes(g.state.to_bytes()))
+
+
+@pytest.mark.parametrize(
+    ("phase", "edit", "message"),
+    [
+        (Phase.INCOME, _set(GLOB, G_NEXT_COUNT, 1), "a passing order of 1, before the round's actions"),
+        (Phase.SCIENCE, _set(GLOB, G_NEXT_COUNT, 4), r"\(4 seats\) after the actions is not every seat"),
+        (Phase.INCOME, _row_below(Kind.END_TURN), r"row 1 \(end_turn\) above a income_seat row"),
+    ],
+)  # fmt: skip
+def test_r56_r81_a_passing_order_or_turn_row_out_of_its_phase_is_refused_when_loading(
+    phase: int, edit: Callable[[Game], None], message: str
+) -> None:
+    """R56, R81: in Phase I no seat has passed yet and in Phase III every seat has, once; an
+    END_TURN row belongs to Phase II's turns, not above a seat's income."""
+    g = _at_phase("aoi(players=3)", phase)
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+
+def test_r82_a_finished_game_with_a_pending_row_is_refused_when_loading() -> None:
+    """R82: after the final scoring nothing is pending; a MAIN row left on the stack of a finished
+    game would let a seat act after the end."""
+    g = Game("aoi(players=2)", seed=0)
+    rng = np.random.default_rng(0)
+    while not g.is_over():
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    assert not violations(g)
+    g.state.stack[0, :2] = (Kind.MAIN, 0)
+    g.state.glob[G_DEPTH] = 1
+    with pytest.raises(ValueError, match="not a valid position .*the game is over with 1 pending entries"):
+        Game("aoi(players=2)", state=State.from_bytes(g.state.to_bytes()))
+
+
+def _at_kind(config: str, kind: Kind) -> Game:
+    """The first decision of ``kind`` in a random game of ``config``."""
+    g = Game(config, seed=0)
+    rng = np.random.default_rng(0)
+    while g.pending_kind() != kind:
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    return g
+
+
+def test_r21_an_initial_placement_of_no_building_is_refused_when_loading() -> None:
+    """R21, R22: an initial placement places a building (1..7); building 9 is no piece."""
+    g = _at_kind("aoi(players=3)", Kind.INITIAL_PLACE)
+    assert not violations(g)
+    g.state.stack[int(g.state.glob[G_DEPTH]) - 1, 2] = 9
+    with pytest.raises(ValueError, match=r"not a valid position .*\(initial_place\): building 9 outside 1\.\.7"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_row_below(Kind.NEUTRAL_PLACE, 0), r"\(neutral_place\): building 0 outside 1\.\.7"),
+        (_row_below(Kind.UPGRADE_TARGET, 0, 0), r"\(upgrade_target\): building 0 outside 1\.\.7"),
+        (_row_below(Kind.TB_SPADES, 1, 0, 500), r"\(tb_spades\): hex 500 outside 0\.\.116"),
+        (_row_below(Kind.BRIDGE_DIR, 1, 0, 500), r"\(bridge_dir\): hex 500 outside 0\.\.116"),
+        (_row_below(Kind.LIZARD_BUILD, 118), r"\(lizard_build\): hex \+ 1 118 outside 0\.\.117"),
+        (_row_below(Kind.GAIN, SRC_BOOK, 2, PART_EFFECT, -1), r"multiplier -1 outside 0\.\."),
+        (_row_below(Kind.GAIN, SRC_BOOK, 6, PART_EFFECT, 1), "no component 6 of source"),
+        (lambda g: g.state.glob.__setitem__(G_NEXT_ORDER.start + 4, 7), "seat in the passing order 7 outside -1..2"),
+        (lambda g: g.state.glob.__setitem__(G_TURN, 5), r"turn 5 outside 0\.\.4"),
+    ],
+)  # fmt: skip
+def test_issue9_a_row_parameter_or_id_out_of_range_is_refused_when_loading(
+    edit: Callable[[Game], None], message: str
+) -> None:
+    """Pending-row parameters that name a building, a hex, a multiplier or a component part, and
+    the passing order and turn fields, lie in their ranges (both bounds checked by the message)."""
+    g = _at("aoi(players=3)", "actions")
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+
+def _automa_record(field: int, value: Callable[[int], int]) -> Callable[[Game], None]:
+    def edit(g: Game) -> None:
+        rec = automa.record(g, 1)
+        rec[field] = value(int(rec[field]))
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("config", "phase", "edit", "message"),
+    [
+        (SOLO, "actions", _automa_record(automa.A_DECK_LEN, lambda n: n - 1), "Automa seat 1: .* not each card once"),
+        (SOLO, "actions", _automa_record(automa.A_DECK_LEN, lambda n: 15),
+         r"Automa seat 1: deck of 15 cards \(0\.\.14\)"),
+        (SOLO, "actions", _automa_record(automa.A_SETUP_CARD, lambda c: 99), "Automa seat 1: unknown setup card 99"),
+        (SOLO, "actions", _automa_record(automa.A_FACTION, lambda f: f + 1),
+         r"Automa seat 1: level 3, faction \d+ in her"),
+        (DRAFT, "setup", _set(GLOB, G_DRAFT_BOARDS.start, 99), "drafted planning board 99"),
+    ],
+)  # fmt: skip
+def test_issue9_an_automa_record_or_draft_pool_out_of_range_is_refused_when_loading(
+    config: str, phase: str, edit: Callable[[Game], None], message: str
+) -> None:
+    """AUTOMA.md §3.5: her deck, reserve and discard hold each of the 14 cards once; her setup card,
+    level and faction are her config's; a drafted planning board is one of the 7 (R16)."""
+    g = _at(config, phase)
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game(config, state=State.from_bytes(g.state.to_bytes()))
