@@ -46,6 +46,7 @@ from aoi_env.core.state import (
     Phase,
     State,
 )
+from aoi_env.testing import Scenario
 from tests.test_bad_input import _at, _at_phase, _repeat_first, _row_below, _set
 
 
@@ -269,3 +270,24 @@ def test_issue9_an_automa_record_or_draft_pool_out_of_range_is_refused_when_load
     edit(g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(config, state=State.from_bytes(g.state.to_bytes()))
+
+
+def test_r21_r17_a_player_setup_row_after_its_stage_is_refused_when_loading() -> None:
+    """R17, R21: each seat's starting resources (PLAYER_SETUP) come at setup stage 3, before the
+    initial buildings; such a row still waiting at an initial placement (stage 4) is one the setup
+    left behind."""
+    g = _at_kind("aoi(players=3)", Kind.INITIAL_PLACE)
+    assert not violations(g)
+    _row_below(Kind.PLAYER_SETUP)(g)
+    with pytest.raises(ValueError, match=r"not a valid position .*a player_setup decision waits at setup step 4"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+
+def test_r40_a_bridge_end_off_the_map_is_refused_when_loading() -> None:
+    """R40: a bridge joins two land hexes of the map; an end one past the last position (117) is
+    refused naming the range, where it would index past the map's arrays."""
+    g = Scenario("aoi(players=3)").bridge(0, "r0c2", "r1c0").turn(0)
+    assert not violations(g)
+    g.state.bridges[0, 1] = len(g.geo.terrain)
+    with pytest.raises(ValueError, match=r"not a valid position .*bridge end 117 outside 0\.\.116"):
+        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
