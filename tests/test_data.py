@@ -737,6 +737,7 @@ LOADER_CASES = {
     "planning board missing": ("raw", ("planning_boards",), lambda v: {k: x for k, x in v.items() if k != "lake"},
                                r"planning_boards: expected exactly desert, .*; missing \['lake'\]"),
     "factions not a mapping": ("raw", ("factions",), lambda v: list(v), r"factions must map each name to its row"),
+    "faction numbered": ("raw", ("factions",), lambda v: {**v, 7: v["monks"]}, r"factions: .*unknown \[7\]"),
     "palace numbers": ("raw", ("palace_tiles",), lambda v: {**v, 99: v[1]}, r"palace_tiles: expected numbers 1\.\.17"),
     "round tile count": ("raw", ("round_scoring_tiles",), lambda v: {k: x for k, x in v.items() if k != "T1"},
                          r"round_scoring_tiles: expected 12 entries, got 11"),

@@ -699,7 +699,10 @@ def _stack_shape(g: Game, out: list[str]) -> None:
         below = rows[i - 1] if i else None
         name = Kind(row[0]).name.lower()
         if (below[0] if below else BOTTOM) not in below_kinds:
-            where = f"above a {Kind(below[0]).name.lower()} row" if below and below[0] in KINDS else "at the bottom"
+            if below is None:
+                where = "at the bottom"
+            else:  # an unknown kind below is also _stack's report
+                where = f"above a {Kind(below[0]).name.lower() if below[0] in KINDS else 'unknown'} row"
             out.append(f"pending row {i} ({name}) {where}: its sequence never puts it there")
         elif top_only and i != len(rows) - 1:
             out.append(f"pending row {i} ({name}) is not the top row: a decision is pending above it")

@@ -199,7 +199,7 @@ def _named_rows(where: str, rows: Any, names: list[str]) -> dict[str, Any]:
     misspelt name is a DataError naming it, not a KeyError later."""
     if not isinstance(rows, dict):
         raise DataError(f"components.yaml: {where} must map each name to its row, got {type(rows).__name__}")
-    missing, unknown = [n for n in names if n not in rows], sorted(set(rows) - set(names))
+    missing, unknown = [n for n in names if n not in rows], sorted(set(rows) - set(names), key=str)
     if missing or unknown:
         raise DataError(
             f"components.yaml: {where}: expected exactly {', '.join(names)}; missing {missing}, unknown {unknown}"
