@@ -50,6 +50,23 @@ from aoi_env.testing import Scenario
 from tests.test_bad_input import _at, _at_phase, _repeat_first, _row_below, _set
 
 
+def _refused_after(g: Game, edit: Callable[[Game], None], message: str) -> None:
+    """``g`` is sound; after ``edit`` breaks one fact, loading its state is refused naming it."""
+    assert not violations(g)
+    edit(g)
+    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
+        Game(g.config, state=State.from_bytes(g.state.to_bytes()))
+
+
+def _played_until(config: str, done: Callable[[Game], bool]) -> Game:
+    """A seeded random game of ``config`` played until ``done``."""
+    g = Game(config, seed=0)
+    rng = np.random.default_rng(0)
+    while not done(g):
+        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    return g
+
+
 def _turn(*rows: tuple[Kind, int]) -> Callable[[Game], None]:
     """Replace the pending stack by ``rows`` (kind, seat offset from the current seat), bottom first."""
 
@@ -156,10 +173,7 @@ def test_issue9_each_check_refuses_its_own_broken_state_when_loading(
     picks R15 / R16, the round and turn order R56 / R81, a turn's rows R58 / R78, pending-row
     parameters) has a state edit that only it refuses, with its own message."""
     g = _at(config, phase)
-    assert not violations(g)
-    edit(g)
-    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
-        Game(config, state=State.from_bytes(g.state.to_bytes()))
+    _refused_after(g, edit, message)
 
 
 @pytest.mark.parametrize(
@@ -176,42 +190,34 @@ def test_r56_r81_a_passing_order_or_turn_row_out_of_its_phase_is_refused_when_lo
     """R56, R81: in Phase I no seat has passed yet and in Phase III every seat has, once; an
     END_TURN row belongs to Phase II's turns, not above a seat's income."""
     g = _at_phase("aoi(players=3)", phase)
-    assert not violations(g)
-    edit(g)
-    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
-        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+    _refused_after(g, edit, message)
 
 
 def test_r82_a_finished_game_with_a_pending_row_is_refused_when_loading() -> None:
     """R82: after the final scoring nothing is pending; a MAIN row left on the stack of a finished
     game would let a seat act after the end."""
-    g = Game("aoi(players=2)", seed=0)
-    rng = np.random.default_rng(0)
-    while not g.is_over():
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
-    assert not violations(g)
-    g.state.stack[0, :2] = (Kind.MAIN, 0)
-    g.state.glob[G_DEPTH] = 1
-    with pytest.raises(ValueError, match="not a valid position .*the game is over with 1 pending entries"):
-        Game("aoi(players=2)", state=State.from_bytes(g.state.to_bytes()))
+    g = _played_until("aoi(players=2)", Game.is_over)
+
+    def main_after_the_end(g: Game) -> None:
+        g.state.stack[0, :2] = (Kind.MAIN, 0)
+        g.state.glob[G_DEPTH] = 1
+
+    _refused_after(g, main_after_the_end, "the game is over with 1 pending entries")
 
 
 def _at_kind(config: str, kind: Kind) -> Game:
     """The first decision of ``kind`` in a random game of ``config``."""
-    g = Game(config, seed=0)
-    rng = np.random.default_rng(0)
-    while g.pending_kind() != kind:
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
-    return g
+    return _played_until(config, lambda g: g.pending_kind() == kind)
 
 
 def test_r21_an_initial_placement_of_no_building_is_refused_when_loading() -> None:
     """R21, R22: an initial placement places a building (1..7); building 9 is no piece."""
     g = _at_kind("aoi(players=3)", Kind.INITIAL_PLACE)
-    assert not violations(g)
-    g.state.stack[int(g.state.glob[G_DEPTH]) - 1, 2] = 9
-    with pytest.raises(ValueError, match=r"not a valid position .*\(initial_place\): building 9 outside 1\.\.7"):
-        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+    def no_building(g: Game) -> None:
+        g.state.stack[int(g.state.glob[G_DEPTH]) - 1, 2] = 9
+
+    _refused_after(g, no_building, r"\(initial_place\): building 9 outside 1\.\.7")
 
 
 @pytest.mark.parametrize(
@@ -234,10 +240,7 @@ def test_issue9_a_row_parameter_or_id_out_of_range_is_refused_when_loading(
     """Pending-row parameters that name a building, a hex, a multiplier or a component part, and
     the passing order and turn fields, lie in their ranges (both bounds checked by the message)."""
     g = _at("aoi(players=3)", "actions")
-    assert not violations(g)
-    edit(g)
-    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
-        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+    _refused_after(g, edit, message)
 
 
 def _automa_record(field: int, value: Callable[[int], int]) -> Callable[[Game], None]:
@@ -266,10 +269,7 @@ def test_issue9_an_automa_record_or_draft_pool_out_of_range_is_refused_when_load
     """AUTOMA.md §3.5: her deck, reserve and discard hold each of the 14 cards once; her setup card,
     level and faction are her config's; a drafted planning board is one of the 7 (R16)."""
     g = _at(config, phase)
-    assert not violations(g)
-    edit(g)
-    with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
-        Game(config, state=State.from_bytes(g.state.to_bytes()))
+    _refused_after(g, edit, message)
 
 
 def test_r21_r17_a_player_setup_row_after_its_stage_is_refused_when_loading() -> None:
@@ -277,17 +277,15 @@ def test_r21_r17_a_player_setup_row_after_its_stage_is_refused_when_loading() ->
     initial buildings; such a row still waiting at an initial placement (stage 4) is one the setup
     left behind."""
     g = _at_kind("aoi(players=3)", Kind.INITIAL_PLACE)
-    assert not violations(g)
-    _row_below(Kind.PLAYER_SETUP)(g)
-    with pytest.raises(ValueError, match=r"not a valid position .*a player_setup decision waits at setup step 4"):
-        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+    _refused_after(g, _row_below(Kind.PLAYER_SETUP), "a player_setup decision waits at setup step 4")
 
 
 def test_r40_a_bridge_end_off_the_map_is_refused_when_loading() -> None:
     """R40: a bridge joins two land hexes of the map; an end one past the last position (117) is
     refused naming the range, where it would index past the map's arrays."""
     g = Scenario("aoi(players=3)").bridge(0, "r0c2", "r1c0").turn(0)
-    assert not violations(g)
-    g.state.bridges[0, 1] = len(g.geo.terrain)
-    with pytest.raises(ValueError, match=r"not a valid position .*bridge end 117 outside 0\.\.116"):
-        Game("aoi(players=3)", state=State.from_bytes(g.state.to_bytes()))
+
+    def off_the_map(g: Game) -> None:
+        g.state.bridges[0, 1] = len(g.geo.terrain)
+
+    _refused_after(g, off_the_map, r"bridge end 117 outside 0\.\.116")
