@@ -15,7 +15,7 @@ Two entry points, both returning a legal action id for the seat whose decision i
     exposes its game as ``.game`` (see ``game_of``).  ``act`` then checks that ``mask`` is the
     game's mask and calls ``choose``.
 
-Scripted players use only the public surface (STYLE §5 item 16): ``legal_actions()``,
+Scripted players use only the public surface (STYLE §5.16): ``legal_actions()``,
 ``legal_moves()``, ``clone()`` + ``apply_action()`` on clones, and read-only looks at
 ``game.state`` arrays and read-only rule helpers.  They never write into the arrays of the game
 they are given.

@@ -1,4 +1,4 @@
-"""Egocentric observation encoding: one flat float32 vector with named views (STYLE §5 item 14).
+"""Egocentric observation encoding: one flat float32 vector with named views (STYLE §5.14).
 
 ``encode(game, observer)`` writes every block of ``LAYOUT`` in order into one buffer of
 ``OBS_SIZE`` floats and asserts that the cursor ends exactly at ``OBS_SIZE``.  Every value lies in

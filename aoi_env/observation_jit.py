@@ -1,4 +1,4 @@
-"""Compiled twin of the observation encoder (issue 10; DESIGN.md "numba for hot loops").
+"""Compiled twin of the observation encoder (issue 10; DESIGN Performance: numba for hot loops).
 
 ``encode_into`` writes, in one numba-compiled call, everything ``aoi_env.observation`` computes
 from the state's integers: the gathered blocks (players, turn orders, scholar spaces, round,

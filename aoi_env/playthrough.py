@@ -1,4 +1,4 @@
-"""Golden playthroughs (STYLE §10a, OpenSpiel style): a seeded game written one decision per block.
+"""Golden playthroughs (STYLE §5.10a, OpenSpiel style): a seeded game written one decision per block.
 
 Each block shows the decision number, the seat, the pending kind, a short resource line, the legal
 moves in notation and the move applied; the file ends with the final scores.  The test replays the

@@ -510,7 +510,7 @@ def power_moved(before: Game, after: Game, seat: int) -> int:
 
 
 # ------------------------------------------------------------------------------------------------
-# random play and the oracle check (STYLE §11)
+# random play and the oracle check (STYLE §5.11)
 
 
 def biased_random_action(g: Game, rng: np.random.Generator) -> int:

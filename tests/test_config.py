@@ -1,4 +1,4 @@
-"""GameConfig: defaults, the game string round trip, and errors that name the problem (STYLE 5.3, 5.15)."""
+"""GameConfig: defaults, the game string round trip, and errors that name the problem (STYLE §5.3, STYLE §5.15)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_defaults():
     ],
 )
 def test_game_string_round_trip(text: str):
-    """STYLE 5.3: ``str(config)`` gives the game string, which ``GameConfig.parse`` reads back."""
+    """STYLE §5.3: ``str(config)`` gives the game string, which ``GameConfig.parse`` reads back."""
     c = GameConfig.parse(text)
     assert str(c) == text
     assert GameConfig.parse(str(c)) == c
@@ -95,7 +95,7 @@ def test_non_integer_player_count_is_rejected():
 
 
 def test_unknown_parameter_lists_the_valid_names():
-    """STYLE 5.15: ``unknown parameter 'player'; valid: players, ruleset, ...``."""
+    """STYLE §5.15: ``unknown parameter 'player'; valid: players, ruleset, ...``."""
     valid = ", ".join(DEFAULT_PARAMS)
     _raises("aoi(player=3)", re.escape(f"unknown parameter 'player'; valid: {valid}"))
     with pytest.raises(ValueError, match="unknown parameter 'seats'; valid: players, ruleset"):

@@ -458,7 +458,7 @@ def test_r145_v1_0_faction_values(players: int, illusionists: int):
 
 
 # ------------------------------------------------------------------------------------------------
-# the loader rejects bad data (STYLE 5 item 5)
+# the loader rejects bad data (STYLE §5.5)
 
 
 def _raw() -> tuple[dict, dict]:

@@ -1,6 +1,7 @@
 """The PettingZoo AEC environment (issue 5): API conventions, turn order, rewards, errors, card.
 
-Convention ids follow ECOSYSTEM.md §2 (A1-A20) and §4 (P1-P15); game rules are cited by R-id.
+Convention ids follow ECOSYSTEM §2 (A1-A20) and ECOSYSTEM §4 (P1-P15), listed in docs/conventions.md;
+game rules are cited by R-id.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def test_a20_registry_make_builds_the_wrapped_env() -> None:
 
 
 def test_style1_engine_imports_without_gymnasium_and_pettingzoo() -> None:
-    """STYLE 5.1: aoi_env.core needs numpy only; `import aoi_env` skips the RL layer (and the
+    """STYLE §5.1: aoi_env.core needs numpy only; `import aoi_env` skips the RL layer (and the
     registration) when gymnasium / pettingzoo are missing instead of failing."""
     code = (
         "import sys; sys.modules['pettingzoo'] = None; sys.modules['gymnasium'] = None\n"
@@ -83,7 +84,7 @@ def test_style1_engine_imports_without_gymnasium_and_pettingzoo() -> None:
 
 
 def test_a17_metadata_and_versioned_module() -> None:
-    """A17 / STYLE 13: versioned name, render modes, turn-based; the _v0 module re-exports."""
+    """ECOSYSTEM A17 / STYLE §5.13: versioned name, render modes, turn-based; the _v0 module re-exports."""
     assert raw_env.metadata["name"] == "age_of_innovation_v0"
     assert raw_env.metadata["render_modes"] == ["human", "ansi", "svg"]
     assert raw_env.metadata["is_parallelizable"] is False
@@ -226,7 +227,7 @@ def test_style3_parameters_reach_the_engine_config() -> None:
     ],
 )
 def test_design8_bad_option_raises_valueerror_naming_it(kwargs: dict, message: str) -> None:
-    """DESIGN 8: an impossible configuration raises ValueError saying what is wrong."""
+    """DESIGN §8: an impossible configuration raises ValueError saying what is wrong."""
     with pytest.raises(ValueError, match=re.escape(message)):
         aoi_env.env(**kwargs)
 
@@ -309,7 +310,7 @@ def test_a7_dead_step_rule_at_game_end() -> None:
 
 
 def test_a6_rewards_are_zero_until_the_end() -> None:
-    """A6 / DESIGN 7: no reward during play; last() reward is what accumulated since acting."""
+    """ECOSYSTEM A6 / DESIGN §7: no reward during play; last() reward is what accumulated since acting."""
     e = raw_env(num_players=2, reward="score_diff")
     e.reset(seed=2)
     rng = np.random.default_rng(2)
@@ -367,7 +368,7 @@ def test_design7_score_diff_reward_is_own_vp_minus_mean_of_others_over_100() -> 
 
 
 def test_design8_illegal_action_raw_env_raises_valueerror_and_changes_nothing() -> None:
-    """DESIGN 8: raw_env raises ValueError for an illegal id; game and bookkeeping unchanged."""
+    """DESIGN §8: raw_env raises ValueError for an illegal id; game and bookkeeping unchanged."""
     e = raw_env(num_players=3)
     e.reset(seed=4)
     agent = e.agent_selection
@@ -431,7 +432,7 @@ def test_p1_acting_agent_always_has_a_legal_action_and_pass_is_one_in_phase_two(
 
 
 def test_style12_card_header_matches_the_spaces() -> None:
-    """STYLE 12: the card's shape lines agree with the declared spaces."""
+    """STYLE §5.12: the card's shape lines agree with the declared spaces."""
     doc = ENV_MODULE.__doc__
     e = raw_env(num_players=3)
     obs_space = e.observation_space("player_0")
@@ -443,7 +444,7 @@ def test_style12_card_header_matches_the_spaces() -> None:
 
 
 def test_style12_card_observation_and_action_tables_are_generated_from_the_code() -> None:
-    """STYLE 12/14: the card's layout table is observation.layout_table(), the block table
+    """STYLE §5.12, STYLE §5.14: the card's layout table is observation.layout_table(), the block table
     is moves.BLOCKS, and the decode example is right (193 = BONUS 186 + 7 -> B8)."""
     doc = ENV_MODULE.__doc__
     assert ENV_MODULE.observation_table() in doc

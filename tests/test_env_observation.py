@@ -52,7 +52,7 @@ def offer_position() -> Game:
 
 
 def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None:
-    """STYLE 14: one flat buffer; the named slices follow each other and end at OBS_SIZE."""
+    """STYLE §5.14: one flat buffer; the named slices follow each other and end at OBS_SIZE."""
     names = [name for name, _, _ in layout()]
     assert len(set(names)) == len(names) == len(LAYOUT)
     cursor = 0
@@ -71,7 +71,7 @@ def test_style14_layout_named_slices_are_contiguous_and_cover_obs_size() -> None
 
 
 def test_style14_layout_writer_must_fill_exactly_obs_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    """STYLE 14: the encoder checks that the block writers end exactly at OBS_SIZE."""
+    """STYLE §5.14: the encoder checks that the block writers end exactly at OBS_SIZE."""
     g = Game("aoi(players=2)", seed=0)
 
     def short_write(game: Game, observer: int, w: ob._Writer, cached: object) -> None:
@@ -164,7 +164,7 @@ def test_design6_hex_terrain_is_one_hot_with_river_and_off_planes() -> None:
 
 
 def test_design6_egocentric_rotation_on_a_scenario_position() -> None:
-    """DESIGN 6: the observer is relative seat 0 and the seat after it relative seat 1; seen by
+    """DESIGN §6: the observer is relative seat 0 and the seat after it relative seat 1; seen by
     seat 1 of 3, seat 2 is relative seat 1 and seat 0 relative seat 2."""
     g = rotation_position()
     v = views(encode(g, 1))
@@ -499,7 +499,7 @@ def test_automa_support_and_face_up_action_card_are_observed_and_kept_by_resampl
 
 
 def test_the_deciding_seats_observation_determines_its_legal_ids() -> None:
-    """DESIGN 6: in random games, one observation of the deciding seat never stands for two
+    """DESIGN §6: in random games, one observation of the deciding seat never stands for two
     different sets of legal ids (hidden information aside, which never changes them)."""
     seen: dict[bytes, frozenset[int]] = {}
     for game in ("aoi(players=2)", "aoi(players=3,distribution=draft)", "aoi(players=1,automa=mimics:3)"):

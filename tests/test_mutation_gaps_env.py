@@ -24,7 +24,7 @@ def _play_to_end(g: Game, seed: int = 0) -> Game:
 
 
 def test_a9_design6_observe_is_the_egocentric_observation_of_that_agent() -> None:
-    """A9 / DESIGN 6 (card, Observation Space): ``observe(agent)`` is *that agent's* egocentric
+    """ECOSYSTEM A9 / DESIGN §6 (card, Observation Space): ``observe(agent)`` is *that agent's* egocentric
     observation (the agent is relative seat 0), not seat 0's.  Mutant E43: observe encodes seat 0."""
     e = raw_env(num_players=3)
     e.reset(seed=5)
@@ -303,7 +303,7 @@ def test_vector_random_actions_draw_every_legal_id() -> None:
 
 
 def test_design8_vector_rejects_an_unknown_reward_kind() -> None:
-    """DESIGN 8: a bad parameter raises ValueError at construction, naming the valid values (as
+    """DESIGN §8: a bad parameter raises ValueError at construction, naming the valid values (as
     ``raw_env``), not at the end of the first game.  Mutant V04: VectorGame drops the check."""
     from aoi_env.vector import VectorGame
 

@@ -1,6 +1,6 @@
 """The compiled observation encoder (issue 10, ``aoi_env.observation_jit``) against its numpy twin.
 
-STYLE 11: fast code is checked against a twin.  The numpy encoder is the reference (the golden
+STYLE §5.11: fast code is checked against a twin.  The numpy encoder is the reference (the golden
 records were made with it); the compiled one must give bit-identical vectors for every seat at
 every decision, in every configuration family.  Without numba these tests are skipped and the
 numpy encoder is the only one.

@@ -1,4 +1,4 @@
-"""Golden playthroughs (STYLE §10a): regenerate every recorded game and compare line by line.
+"""Golden playthroughs (STYLE §5.10a): regenerate every recorded game and compare line by line.
 
 A failure names the first differing line.  If the change of behaviour is intended, regenerate with
 ``python -m aoi_env.playthrough write tests/playthroughs`` and explain the diff in review.

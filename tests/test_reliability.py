@@ -573,7 +573,7 @@ def test_automa_random_games_keep_the_invariants(config: GameConfig, seed: int, 
 @settings(FUZZ, max_examples=8)
 @given(config=st.one_of(human_configs(), automa_configs()), seed=st.integers(0, 2**31 - 1))
 def test_issue9_oracle_every_offered_id_applies_over_configurations(config: GameConfig, seed: int):
-    """STYLE 11: with the oracle, every legal id of every position applies cleanly on a clone."""
+    """STYLE §5.11: with the oracle, every legal id of every position applies cleanly on a clone."""
     check_random_game(config, seed, oracle=True)
 
 
@@ -878,7 +878,7 @@ def test_a19_raw_env_refuses_to_act_for_an_agent_out_of_turn() -> None:
     ids=["float", "str", "array_out_of_range", "np_float"],
 )
 def test_design8_raw_env_rejects_non_integer_ids_instead_of_truncating(action: object, message: str) -> None:
-    """DESIGN 8: raw_env does not round 2.7 to 2 or read '131' as 131: it raises ValueError."""
+    """DESIGN §8: raw_env does not round 2.7 to 2 or read '131' as 131: it raises ValueError."""
     e = env_at_turn()
     before = e.game.state.to_bytes()
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -910,7 +910,7 @@ def test_a7_raw_env_step_after_the_end() -> None:
 
 @pytest.mark.filterwarnings("ignore:.*[Ii]llegal move", "ignore:.*step.*terminated")
 def test_style13_wrapped_env_out_of_turn_and_out_of_range() -> None:
-    """STYLE 13: env() keeps PettingZoo's documented behaviour: an out-of-range id fails the
+    """STYLE §5.13: env() keeps PettingZoo's documented behaviour: an out-of-range id fails the
     AssertOutOfBoundsWrapper; an agent acting out of turn has an all-zero mask, so its move is
     illegal and ends the game with -1 for it, 0 for the others; later steps only warn."""
     e = aoi_env.env(num_players=3)
@@ -956,7 +956,7 @@ def test_style13_wrapped_env_out_of_turn_and_out_of_range() -> None:
     ],  # fmt: skip
 )
 def test_design8_bad_config_or_env_option_names_the_problem(make: Callable[[], object], message: str) -> None:
-    """DESIGN 8: an impossible configuration or env option raises ValueError saying what is wrong."""
+    """DESIGN §8: an impossible configuration or env option raises ValueError saying what is wrong."""
     with pytest.raises(ValueError, match=re.escape(message)):
         make()
 
@@ -985,7 +985,7 @@ def test_issue9_check_invariants_option_checks_every_step() -> None:
 
 
 def test_style12_card_documents_check_invariants() -> None:
-    """STYLE 12: the option is in the card's Parameters table (docs/environment.md is the card)."""
+    """STYLE §5.12: the option is in the card's Parameters table (docs/environment.md is the card)."""
     from aoi_env.env import card
 
     assert "| `check_invariants` | `False` | debug: run `aoi_env.core.invariants.check`" in card()

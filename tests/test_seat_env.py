@@ -215,7 +215,7 @@ def test_bad_arguments_raise_value_errors():
 
 
 def test_design8_seat_env_rejects_bad_parameters_and_steps_after_the_end() -> None:
-    """DESIGN 8: bad constructor and reset arguments are ValueErrors naming the valid values; a
+    """DESIGN §8: bad constructor and reset arguments are ValueErrors naming the valid values; a
     step after the game ended is a RuntimeError (gymnasium: call reset)."""
     from train.seat_env import SeatEnv
 

@@ -1,4 +1,4 @@
-"""State invariants (DESIGN.md Quality, issue 9): checked after every decision by the fuzz tests.
+"""State invariants (DESIGN Quality, issue 9): checked after every decision by the fuzz tests.
 
 ``violations(game)`` returns a list of human-readable problems (empty when the state is sound);
 ``check(game)`` raises ``AssertionError`` with all of them.  ``raw_env(check_invariants=True)``

@@ -1,4 +1,4 @@
-"""The action-id table: one ``Discrete(NUM_ACTIONS)`` shared by every decision kind (STYLE §6).
+"""The action-id table: one ``Discrete(NUM_ACTIONS)`` shared by every decision kind (STYLE §5.6).
 
 Ids come in contiguous blocks; which blocks are legal, and what an id *means*, depends on the
 pending decision (``aoi_env.core.pending.Kind``).  The same hex id is "target r3c4" while choosing

@@ -1,4 +1,4 @@
-"""The pending-decision stack (STYLE §7): one typed stack, not one field per quirk.
+"""The pending-decision stack (STYLE §5.7): one typed stack, not one field per quirk.
 
 Each row of ``state.stack`` is ``(kind, seat, p0, p1, p2, p3, p4, p5)``.  The top row is what
 happens next.  *Decision* kinds wait for the seat's move; *automatic* kinds are continuations that

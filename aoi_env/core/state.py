@@ -1,4 +1,4 @@
-"""All game state as a few fixed-shape numpy arrays (DESIGN.md §4).
+"""All game state as a few fixed-shape numpy arrays (DESIGN §4).
 
 ``State`` holds only arrays, so ``clone()`` is a handful of array copies, equality is array
 equality, and a state serialises to bytes or JSON and back.  Field positions are named
