@@ -158,6 +158,8 @@ def play_game(game: Game, agents: Sequence[Agent], max_decisions: int = 100_000)
         raise ValueError(f"need one agent per player seat: got {len(agents)} for {players} (Automa seats need none)")
     for _ in range(max_decisions):
         if game.is_over():
-            return game.scores()
+            break
         game.apply_action(agents[game.current_seat()].choose(game))
-    raise RuntimeError(f"game not over after {max_decisions} decisions")
+    if not game.is_over():  # checked after the loop: a game of exactly max_decisions decisions is over
+        raise RuntimeError(f"game not over after {max_decisions} decisions")
+    return game.scores()

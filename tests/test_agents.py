@@ -126,6 +126,23 @@ def test_issue6_every_agent_plays_legal_ids_at_every_seat(players: int) -> None:
     assert seen == {"heuristic": set(range(players)), "random": set(range(players))}
 
 
+def test_r82_play_game_stops_after_max_decisions_and_a_game_of_exactly_that_many_is_over() -> None:
+    """R82: a game that ends on its last allowed decision is over and returns its scores; one
+    decision fewer is "not over" (the cap once rejected the finished game as well)."""
+    full, decisions = Game("aoi(players=2)", seed=3), 0
+    agents = [RandomAgent(seed=0), RandomAgent(seed=1)]
+    while not full.is_over():
+        full.apply_action(agents[full.current_seat()].choose(full))
+        decisions += 1
+    exact = Game("aoi(players=2)", seed=3)
+    scores = play_game(exact, [RandomAgent(seed=0), RandomAgent(seed=1)], max_decisions=decisions)
+    assert exact.is_over() and list(scores) == list(full.scores())
+    with pytest.raises(RuntimeError, match=f"not over after {decisions - 1} decisions"):
+        play_game(
+            Game("aoi(players=2)", seed=3), [RandomAgent(seed=0), RandomAgent(seed=1)], max_decisions=decisions - 1
+        )
+
+
 def test_issue6_heuristic_only_reads_the_game_it_is_given() -> None:
     """STYLE §5.16: the heuristic looks ahead on clones; the game it decides for is unchanged."""
     g = Game("aoi(players=3)", seed=8)

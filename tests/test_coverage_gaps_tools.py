@@ -344,3 +344,231 @@ def test_fuzz_reports_a_broken_invariant_and_an_engine_exception_with_the_decisi
     out = capsys.readouterr().out
     assert "FAILED x2: GameFailure: decision N raised RuntimeError: boom" in out
     assert len(re.findall(r"decision [56] \(seat \d: [^)]+\) raised RuntimeError: boom", out)) == 2
+
+
+# -- training: the league's snapshot drawing and model: opponents ------------------------------
+
+
+@pytest.fixture
+def saved_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Three tiny untrained MaskablePPO models (different seeds) saved in tmp_path as aoi train
+    saves them.  Loading one imports train.policy_agent, which registers ``model:PATH``: the agent
+    registry is put back afterwards (as the training tests do)."""
+    import agents
+    from tests.test_training_league import save_model
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    return [save_model(tmp_path / f"snapshot_{i}.zip", seed=i) for i in range(3)]
+
+
+def test_league_self_opponent_is_the_newest_snapshot_with_latest_prob_else_a_uniform_pick(
+    saved_models: list[Path],
+) -> None:
+    """docs/training.md (league.latest_prob): a ``self`` opponent is the newest snapshot with
+    probability latest_prob, otherwise one drawn uniformly from all kept snapshots (the newest
+    included), so older versions of the learner keep being played and it does not overfit to its
+    latest self.  With latest_prob 0.4 and 3 snapshots the newest is drawn 0.4 + 0.6/3 = 60% of the
+    time and each older one 20%; with latest_prob 0 all three equally; each draw is a stochastic
+    policy agent of the drawn file, and the same rng seed draws the same sequence."""
+    from train.opponents import OpponentPool
+    from train.policy_agent import PolicyAgent
+
+    paths = [str(p) for p in saved_models]
+
+    def draws(latest_prob: float, n: int, seed: int = 0) -> list[str]:
+        pool = OpponentPool({"self": 1.0}, max_snapshots=5, latest_prob=latest_prob)
+        for path in paths:
+            pool.add_snapshot(path)
+        rng = np.random.default_rng(seed)
+        agents = [pool.make("self", rng) for _ in range(n)]
+        assert all(isinstance(a, PolicyAgent) and not a.deterministic for a in agents)
+        assert all(a.policy is pool._policies[a.label] for a in agents)  # the drawn file's network
+        return [a.label for a in agents]
+
+    n = 600
+    labels = draws(0.4, n)
+    share = {p: labels.count(p) / n for p in paths}
+    assert share[paths[2]] == pytest.approx(0.6, abs=0.06)
+    assert share[paths[0]] == pytest.approx(0.2, abs=0.05) and share[paths[1]] == pytest.approx(0.2, abs=0.05)
+    uniform = draws(0.0, n)
+    assert all(uniform.count(p) / n == pytest.approx(1 / 3, abs=0.06) for p in paths)
+    assert draws(0.4, 50, seed=9) == draws(0.4, 50, seed=9)  # reproducible from the env's seed
+
+
+def test_model_opponent_in_the_pool_loads_the_saved_file_and_plays_legal_moves(
+    saved_models: list[Path], tmp_path: Path
+) -> None:
+    """docs/training.md: ``model:PATH`` trains (and evaluates) against a fixed saved policy.  The
+    pool must load that file (the opponent's network has the saved weights; ``.zip`` may be left
+    off as aoi train's model names are given), seat it as a stochastic policy agent and every
+    decision it makes must be legal through a whole game.  A missing file must fail with a
+    ValueError naming the path, not a torch or zipfile traceback from inside an env worker."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from train.opponents import OpponentPool
+    from train.policy_agent import PolicyAgent
+    from train.seat_env import SeatEnv
+
+    path = saved_models[1]
+    spec = f"model:{path.with_suffix('')}"  # without .zip
+    pool = OpponentPool({spec: 1.0})
+    env = SeatEnv("aoi(players=2)", pool, learner_seat=0)
+    env.reset(seed=4)
+    (opponent,) = env.opponents.values()
+    assert isinstance(opponent, PolicyAgent) and not opponent.deterministic
+    assert opponent.label == str(path.with_suffix(""))
+    saved = MaskablePPO.load(path, device="cpu").policy.state_dict()
+    loaded = opponent.policy.state_dict()
+    assert saved.keys() == loaded.keys() and all(torch.equal(saved[k], loaded[k]) for k in saved)
+
+    choose, decisions = opponent.choose, []
+
+    def checked(game) -> int:
+        action = choose(game)
+        assert action in game.legal_actions(), (action, game.move_str(action))
+        decisions.append(action)
+        return action
+
+    opponent.choose = checked
+    rng = np.random.default_rng(4)
+    terminated, info = False, {}
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert len(decisions) > 50 and env.game.is_over()
+    assert info["episode_stats"]["opponent"] == spec and env.illegal_actions == 0
+
+    missing = tmp_path / "nowhere" / "missing.zip"
+    pool = OpponentPool({f"model:{missing}": 1.0})
+    with pytest.raises((ValueError, FileNotFoundError), match=re.escape(repr(str(missing)))) as exc:
+        pool.make(f"model:{missing}", np.random.default_rng(0))
+    assert "model file not found" in str(exc.value)
+
+
+# -- the tournament's progress bar -------------------------------------------------------------
+
+
+def test_tournament_progress_bar_counts_every_game_and_is_off_when_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """docs/tools.md: ``aoi tournament`` shows a tqdm bar of the games (the ``train`` extra) unless
+    ``--no-progress`` / ``progress: false``.  The bar's total and final count must be the games
+    played (a bar stopping short or overshooting misreports how far the run is), it writes to
+    stderr (stdout holds the table), and without tqdm installed the games still run, bar-less."""
+    import io
+    import sys
+
+    import tqdm
+
+    from train.tournament import TournamentConfig, run_parallel, run_tournament
+
+    bars: list[tqdm.tqdm] = []
+
+    class Recorded(tqdm.tqdm):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(tqdm, "tqdm", Recorded)
+    cfg = {"agents": ["random", "random"], "games": 2, "workers": 1, "out": None, "seed": 1}
+    summary = run_tournament(TournamentConfig(**cfg), out=io.StringIO())
+    (bar,) = bars
+    assert bar.total == bar.n == 2 == sum(r["games"] for r in summary["participants"]) // 2
+    assert bar.desc == "tournament" and bar.unit == "game"
+    err = capsys.readouterr().err
+    assert "tournament: 100%" in err and "2/2" in err
+
+    run_tournament(TournamentConfig(**cfg, progress=False), out=io.StringIO())
+    assert len(bars) == 1 and "tournament" not in capsys.readouterr().err  # no bar
+
+    assert run_parallel(abs, [-1, -2, -3], 1, "squares", True) == [1, 2, 3]
+    assert bars[-1].total == bars[-1].n == 3
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # not installed: ``from tqdm import tqdm`` fails
+    assert run_parallel(abs, [-1, -2, -3], 1, "squares", True) == [1, 2, 3]
+    assert len(bars) == 2 and capsys.readouterr().err.count("squares: 100%") == 1  # only the first run's bar
+
+
+# -- SeatEnv's ansi render ---------------------------------------------------------------------
+
+
+def test_seat_env_ansi_render_is_the_text_of_the_current_position() -> None:
+    """SeatEnv declares render_modes ["ansi"]: ``render()`` then returns the text board of the
+    game the learner is in (aoi_env.render.text, what ``aoi demo`` prints), following the game as
+    it is played, so a training position can be looked at; without a render mode it returns None,
+    and before ``reset`` it says to call reset instead of failing on a missing game."""
+    from aoi_env import Game
+    from aoi_env.render.text import render_text
+    from train.seat_env import SeatEnv
+
+    env = SeatEnv("aoi(players=2)", "random", render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.render()
+    config = env.config_for("random")
+    first = Game(config, seed=21).current_seat()  # the learner decides first: no opponent move yet
+    env.reset(seed=0, options={"game_seed": 21, "seat": first})
+    start = env.render()
+    assert isinstance(start, str) and start == render_text(Game(config, seed=21))  # the same position, drawn anew
+    assert start.startswith(f"{config}  round 1, ") and f"seat {first} to decide" in start.splitlines()[0]
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    now = env.render()
+    assert now != start and now == render_text(env.game)
+    assert f"seat {env.seat} to decide" in now.splitlines()[0]  # back at the learner's decision
+
+    plain = SeatEnv("aoi(players=2)", "random")
+    plain.reset(seed=0)
+    assert plain.render() is None
+
+
+# -- records.play: agent count, on_decision, max_decisions -------------------------------------
+
+
+def test_play_rejects_a_wrong_agent_or_seed_count_naming_both_counts() -> None:
+    """``play`` needs one agent (and, if given, one agent seed) per player seat; zip() would
+    otherwise drop the extra seats silently or fail deep inside the game.  The ValueError names the
+    count given and the count needed, before any game is played."""
+    from train.records import play
+
+    with pytest.raises(ValueError, match=re.escape("need one agent per player: got 2 for 3 players (aoi(players=3))")):
+        play("aoi(players=3)", ["random", "random"], seed=1)
+    with pytest.raises(ValueError, match=re.escape("need one agent per player: got 3 for 2 players")):
+        play("aoi(players=2)", ["random"] * 3, seed=1)
+    with pytest.raises(ValueError, match=re.escape("need one agent seed per player: got 1 for 2 players")):
+        play("aoi(players=2)", ["random", "random"], seed=1, agent_seeds=[5])
+
+
+def test_play_calls_on_decision_once_per_decision_before_it_is_applied() -> None:
+    """``on_decision(game, action, move)`` is called before each agent decision is applied (its
+    docstring; the hook a caller uses to watch, log or check a game as it is played): once per
+    recorded move, with the game still at that decision (the deciding seat is the recorded one,
+    the action legal there), the action id and its notation, in order."""
+    from train.records import play
+
+    calls: list[tuple[int, int, str]] = []
+
+    def on_decision(game, action: int, move: str) -> None:
+        assert action in game.legal_actions() and game.move_str(action) == move  # not yet applied
+        calls.append((game.current_seat(), action, move))
+
+    rec, game = play("aoi(players=2)", ["random", "heuristic"], seed=6, on_decision=on_decision)
+    assert game.is_over() and len(calls) == len(rec.moves) > 50
+    assert calls == list(zip(rec.move_seats, rec.actions, rec.moves, strict=True))
+
+
+def test_play_stops_after_max_decisions_and_a_game_of_exactly_that_many_is_over() -> None:
+    """``max_decisions`` caps the agent decisions of a game (a guard against a stuck agent): with
+    fewer than the game needs, play stops after exactly that many decisions with a ValueError
+    saying so; a game that ends on its max_decisions-th decision is finished, not an error (it was
+    one: the for-else raised "not over" for a game that was over)."""
+    from train.records import play
+
+    rec, _ = play("aoi(players=2)", ["random", "random"], seed=3)
+    n = len(rec.moves)
+    seen: list[str] = []
+    with pytest.raises(ValueError, match=re.escape("game aoi(players=2) seed 3 not over after 10 decisions")):
+        play("aoi(players=2)", ["random", "random"], seed=3, max_decisions=10,
+             on_decision=lambda g, a, m: seen.append(m))  # fmt: skip
+    assert seen == rec.moves[:10]  # the first 10 decisions of the same game, then it stopped
+    exact, game = play("aoi(players=2)", ["random", "random"], seed=3, max_decisions=n)
+    assert game.is_over() and exact.moves == rec.moves and exact.scores == rec.scores

@@ -322,7 +322,7 @@ def play(
         rec.moves.append(move)
         rec.actions.append(action)
         rec.move_seats.append(seat)
-    else:
+    if not g.is_over():  # checked after the loop: a game of exactly max_decisions decisions is over
         raise ValueError(f"game {config} seed {seed} not over after {max_decisions} decisions (raise max_decisions)")
     finish_record(rec, g)
     return rec, g
