@@ -228,6 +228,9 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     resumed = run_training(TrainConfig.from_dict(tiny(tmp_path, total_timesteps=384, final_eval={"games": 1})),
                            resume=str(checkpoint))  # fmt: skip
     assert resumed["timesteps"] == 384  # 128 from the checkpoint + 256 more
+    # the evaluation log goes on from the checkpoint (it used to restart: [256, 384]); the run that
+    # was abandoned had evaluated at 128 and 256, the entry after the checkpoint is its own
+    assert np.load(out / "eval" / "evaluations.npz")["timesteps"].tolist() == [128, 256, 384]
     strict = json.loads((out / "results.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     assert strict["results"][0]["games"] == 1  # one game: intervals undefined, written as null
     capsys.readouterr()
@@ -381,6 +384,25 @@ def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):
     assert all(mask[a] == 1 for a in picks)
     with pytest.raises(ValueError, match="model file not found"):
         make_agent(f"model:{tmp_path}/missing.zip")
+
+
+def test_stochastic_eval_rows_do_not_depend_on_the_rows_before_them(tmp_path: Path, capsys) -> None:
+    """``aoi eval --stochastic --vs A B``: B's row is the row ``--vs B`` gives.  One sampling agent
+    used to play every row, so its generator carried over and B's games depended on A's."""
+    from sb3_contrib import MaskablePPO
+
+    from train.evaluate import run_eval
+    from train.seat_env import SeatEnv
+
+    model = MaskablePPO("MlpPolicy", SeatEnv("aoi(players=2)"), n_steps=64, batch_size=64,
+                        policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")  # fmt: skip
+    path = tmp_path / "m.zip"
+    model.save(path)
+    kw = {"games": 4, "seed": 0, "deterministic": False, "show_progress": False}
+    both = run_eval(str(path), ["random", "automa:1"], **kw)
+    alone = run_eval(str(path), ["automa:1"], **kw)
+    assert both[1].to_dict() == alone[0].to_dict()
+    capsys.readouterr()
 
 
 def test_a_model_of_another_observation_layout_is_a_clear_error(tmp_path: Path):

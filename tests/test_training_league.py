@@ -4,7 +4,8 @@ the periodic evaluation's games, worker threads (issue 7; ECOSYSTEM §3.4 self-p
 Each test pins a defect found by an audit of train/: loading a snapshot re-seeded the training
 process's random generators; the snapshot cache never forgot a policy; ``--resume`` ignored the
 config's ``ppo`` settings and brought back snapshots from after the checkpoint; every periodic
-evaluation played other games; subprocess workers ignored ``torch_threads``.
+evaluation played other games; subprocess workers ignored ``torch_threads``; a resumed run
+restarted the evaluation log and the best model.
 """
 
 from __future__ import annotations
@@ -189,6 +190,45 @@ def test_same_games_eval_reseeds_before_each_evaluation(monkeypatch: pytest.Monk
         callback.n_calls = n
         assert callback._on_step()
     assert seeds == [11, 11]  # calls 3 and 6
+
+
+def test_a_resumed_evaluation_continues_the_log_and_the_best_model_of_the_checkpoint(tmp_path: Path) -> None:
+    """On ``--resume`` the periodic evaluation takes back the log entries up to the checkpoint's
+    step and their best mean reward.  It used to start afresh: ``evaluations.npz`` was rewritten
+    without the earlier evaluations, and the first evaluation after the resume replaced
+    ``OUT/best/best_model.zip`` even when it was worse than the best before the resume."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from train.callbacks import SameGamesEval
+    from train.seat_env import SeatEnv
+    from train.train import build_callbacks
+
+    model = sb3_contrib.MaskablePPO("MlpPolicy", VecMonitor(DummyVecEnv([SeatEnv])), n_steps=64, batch_size=64,
+                                    policy_kwargs={"net_arch": [8]}, device="cpu")  # fmt: skip
+    (tmp_path / "eval").mkdir()
+    np.savez(tmp_path / "eval" / "evaluations.npz", timesteps=[100, 200, 300],
+             results=[[-1.0, 1.0], [1.0, 0.5], [1.0, 1.0]], ep_lengths=[[50, 60], [55, 65], [58, 62]])  # fmt: skip
+    doc = {"eval": {"opponent": "random", "every": 100, "games": 2}, "n_envs": 1,
+           "ppo": {"n_steps": 64, "batch_size": 64}}  # fmt: skip
+    callbacks, _ = build_callbacks(TrainConfig.from_dict(doc), tmp_path, "x", resume_step=200)
+    (evaluation,) = [c for c in callbacks if isinstance(c, SameGamesEval)]
+    evaluation.init_callback(model)
+    assert evaluation.evaluations_timesteps == [100, 200]  # 300: the abandoned run's, after the checkpoint
+    assert evaluation.evaluations_results == [[-1.0, 1.0], [1.0, 0.5]]
+    assert evaluation.evaluations_length == [[50, 60], [55, 65]]
+    assert evaluation.best_mean_reward == 0.75 and evaluation.last_mean_reward == 0.75
+
+    other, _ = build_callbacks(TrainConfig.from_dict({**doc, "eval": {**doc["eval"], "games": 3}}), tmp_path, "x",
+                               resume_step=200)  # fmt: skip
+    (changed,) = [c for c in other if isinstance(c, SameGamesEval)]
+    changed.init_callback(model)
+    assert changed.best_mean_reward == 0.75  # another number of games: the best carries over ...
+    assert changed.evaluations_timesteps == []  # ... the log restarts (np.savez needs equal rows)
+
+    fresh, _ = build_callbacks(TrainConfig.from_dict(doc), tmp_path, "x")
+    (new,) = [c for c in fresh if isinstance(c, SameGamesEval)]
+    new.init_callback(model)
+    assert new.evaluations_timesteps == [] and new.best_mean_reward == -np.inf  # a fresh run starts afresh
 
 
 def test_env_factory_sets_torch_threads_in_the_process_that_builds_it() -> None:

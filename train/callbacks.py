@@ -13,7 +13,8 @@ and over all kinds ``selfplay/episode_length`` (learner decisions per game) and
 ``TimeLimit`` ends learning after a wall-time budget (the quick demo's 10-minute promise).
 
 ``SameGamesEval`` is sb3-contrib's ``MaskableEvalCallback`` re-seeding its env before every
-evaluation: each one plays the same games, so ``OUT/best`` compares policies on equal terms.
+evaluation: each one plays the same games, so ``OUT/best`` compares policies on equal terms; a
+resumed run continues the evaluation log and the best model of the run it resumes.
 
 ``LeagueSnapshots`` saves the learner every ``every`` steps into ``pool_dir`` and adds the file to
 every env's opponent pool (``env_method("add_snapshot", path)``, so it also works with
@@ -122,11 +123,36 @@ class LeagueSnapshots(BaseCallback):
 
 
 class SameGamesEval(MaskableEvalCallback):
-    """``MaskableEvalCallback`` whose evaluations all play the games of ``seed`` (see the module docstring)."""
+    """``MaskableEvalCallback`` whose evaluations all play the games of ``seed`` (see the module docstring).
 
-    def __init__(self, eval_env: Any, seed: int, **kwargs: Any) -> None:
+    ``resume_step``: a resumed run continues the evaluation log (``evaluations.npz``) of the run it
+    resumes, with its entries up to that step, and saves ``best_model`` only when it beats their
+    best; the callback alone would start both afresh (the log rewritten without the earlier
+    evaluations, the best model replaced by the first evaluation after the resume).
+    """
+
+    def __init__(self, eval_env: Any, seed: int, resume_step: int | None = None, **kwargs: Any) -> None:
         super().__init__(eval_env, **kwargs)
         self.seed = int(seed)
+        self.resume_step = resume_step
+
+    def _init_callback(self) -> None:
+        super()._init_callback()
+        if self.resume_step is not None and self.log_path is not None:
+            self._continue_log(Path(f"{self.log_path}.npz"), self.resume_step)
+
+    def _continue_log(self, path: Path, step: int) -> None:
+        if not path.exists():
+            return
+        with np.load(path) as log:
+            keep = [i for i, t in enumerate(log["timesteps"]) if t <= step]  # later: the abandoned run's
+            timesteps, results, lengths = (log[k][keep].tolist() for k in ("timesteps", "results", "ep_lengths"))
+        if not keep:
+            return
+        means = [float(np.mean(r)) for r in results]
+        self.best_mean_reward, self.last_mean_reward = max(means), means[-1]
+        if all(len(r) == self.n_eval_episodes for r in results):  # np.savez needs equal rows
+            self.evaluations_timesteps, self.evaluations_results, self.evaluations_length = timesteps, results, lengths
 
     def _on_step(self) -> bool:
         if self.eval_freq > 0 and self.n_calls % self.eval_freq == 0:

@@ -155,12 +155,15 @@ def run_eval(
     from train.policy_agent import PolicyAgent
 
     check_opponents(vs, game, setup_choices)
-    agent = PolicyAgent.from_path(model, seed=seed, deterministic=deterministic)
+    loaded = PolicyAgent.from_path(model, seed=seed, deterministic=deterministic)  # a bad file fails here
     results = []
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # one observation at a time: more threads only wait on each other
     try:
         for spec in vs:
+            # a fresh agent per row: a --stochastic agent's generator would otherwise carry over, and
+            # a row's result would depend on the rows before it
+            agent = PolicyAgent(loaded.policy, seed=seed, deterministic=deterministic, label=loaded.label)
             r = evaluate(agent, spec, games=games, seed=seed, game=game, setup_choices=setup_choices, label="model",
                          show_progress=show_progress)  # fmt: skip
             print(summary_line(r), flush=True)

@@ -161,7 +161,9 @@ def league_snapshots(pool_dir: Path) -> list[tuple[int, Path]]:
     return sorted((int(m.group(1)), pool_dir / m.group(0)) for m in found if m)
 
 
-def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], Any]:
+def build_callbacks(cfg: TrainConfig, out: Path, name: str, resume_step: int | None = None) -> tuple[list[Any], Any]:
+    """The callbacks of ``model.learn``; ``resume_step``: the step of the checkpoint a resumed run
+    continues from (the periodic evaluation continues its log and best model from there)."""
     from stable_baselines3.common.callbacks import CheckpointCallback
 
     from train.callbacks import LeagueSnapshots, SelfPlayStats, TimeLimit
@@ -190,6 +192,7 @@ def build_callbacks(cfg: TrainConfig, out: Path, name: str) -> tuple[list[Any], 
             SameGamesEval(
                 VecMonitor(DummyVecEnv([make_eval])),  # the same wrapper type as the training env
                 seed=stream_seed(cfg.seed, "periodic evaluation"),
+                resume_step=resume_step,
                 n_eval_episodes=cfg.eval.games,
                 eval_freq=max(cfg.eval.every // cfg.n_envs, 1),
                 best_model_save_path=str(out / "best"),
@@ -310,7 +313,7 @@ def _run(cfg: TrainConfig, resume: str | None, out: Path, name: str, t0: float) 
         f"opponents {pool.mix()}, league snapshots {kept or 1}, out {out}",  # the workers' pools, not this one's
         flush=True,
     )
-    callbacks, stats = build_callbacks(cfg, out, name)
+    callbacks, stats = build_callbacks(cfg, out, name, model.num_timesteps if resume else None)
     start = model.num_timesteps
     remaining = max(cfg.total_timesteps - start, 0)
     if not remaining:
