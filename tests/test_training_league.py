@@ -10,6 +10,7 @@ restarted the evaluation log and the best model.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -229,6 +230,53 @@ def test_a_resumed_evaluation_continues_the_log_and_the_best_model_of_the_checkp
     (new,) = [c for c in fresh if isinstance(c, SameGamesEval)]
     new.init_callback(model)
     assert new.evaluations_timesteps == [] and new.best_mean_reward == -np.inf  # a fresh run starts afresh
+
+
+def test_a_resumed_run_continues_the_self_play_log_and_its_counts(tmp_path: Path) -> None:
+    """On ``--resume`` the self-play statistics take back the rollouts of ``OUT/selfplay.jsonl`` up
+    to the checkpoint's step: the learning curve and results.json keep the run's history, and the
+    cumulative TensorBoard counts (games per opponent kind, illegal ids) go on from their values
+    instead of restarting at 0.  Entries after the step are the abandoned run's and are dropped,
+    from the file too; a fresh run starts the file afresh."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from train.callbacks import SelfPlayStats
+    from train.seat_env import SeatEnv
+    from train.train import build_callbacks
+
+    model = sb3_contrib.MaskablePPO("MlpPolicy", VecMonitor(DummyVecEnv([SeatEnv])), n_steps=64, batch_size=64,
+                                    policy_kwargs={"net_arch": [8]}, device="cpu")  # fmt: skip
+    entries = [
+        {"timesteps": 64, "random": {"games": 2, "win_rate": 0.5, "margin": 1.0}, "illegal_actions": 0},
+        {"timesteps": 128, "random": {"games": 1, "win_rate": 1.0, "margin": 4.0},
+         "automa:1": {"games": 3, "win_rate": 0.0, "margin": -9.0}, "illegal_actions": 2},
+        {"timesteps": 192, "random": {"games": 5, "win_rate": 0.2, "margin": -1.0}, "illegal_actions": 7},
+    ]  # fmt: skip
+    log = tmp_path / "selfplay.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    doc = {"n_envs": 1, "ppo": {"n_steps": 64, "batch_size": 64}}
+    callbacks, stats = build_callbacks(TrainConfig.from_dict(doc), tmp_path, "x", resume_step=150)
+    assert isinstance(stats, SelfPlayStats) and stats in callbacks
+    stats.init_callback(model)
+    assert stats.history == entries[:2]  # 192: after the checkpoint
+    assert dict(stats.games) == {"random": 3, "automa:1": 3} and stats.illegal_actions == 2
+    assert [json.loads(line) for line in log.read_text().splitlines()] == entries[:2]
+
+    from stable_baselines3.common.logger import configure
+
+    model.set_logger(configure(None, []))  # the records go nowhere
+    model.num_timesteps = 256  # one more rollout, as SB3 ends it
+    stats.locals = {"dones": [True], "infos": [{"episode_stats": {"opponent": "random", "win": 1.0, "margin": 3.0,
+                                                                  "length": 40, "illegal_actions": 1}}]}  # fmt: skip
+    stats.on_step()
+    stats.on_rollout_end()
+    assert stats.games["random"] == 4 and stats.illegal_actions == 3
+    assert json.loads(log.read_text().splitlines()[-1]) == stats.history[-1]
+    assert stats.history[-1]["timesteps"] == 256 and stats.history[-1]["illegal_actions"] == 3
+
+    _, fresh = build_callbacks(TrainConfig.from_dict(doc), tmp_path, "x")
+    fresh.init_callback(model)
+    assert fresh.history == [] and fresh.illegal_actions == 0 and log.read_text() == ""  # a new run
 
 
 def test_env_factory_sets_torch_threads_in_the_process_that_builds_it() -> None:

@@ -8,7 +8,10 @@ result, see train/seat_env.py) and at the end of each rollout records, per oppon
 * ``selfplay/games/K``: games finished against K so far;
 
 and over all kinds ``selfplay/episode_length`` (learner decisions per game) and
-``selfplay/illegal_actions`` (ids the env had to replace, cumulative: must stay 0).
+``selfplay/illegal_actions`` (ids the env had to replace, cumulative: must stay 0).  With a
+``log_path`` each rollout's entry is also appended to a JSON-lines file (``OUT/selfplay.jsonl``),
+so that a resumed run continues the history, the learning curve and the cumulative counts of the
+run it resumes instead of starting them at 0.
 
 ``TimeLimit`` ends learning after a wall-time budget (the quick demo's 10-minute promise).
 
@@ -25,6 +28,7 @@ This module imports stable-baselines3 (it is only imported by train/train.py).
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -38,12 +42,31 @@ from stable_baselines3.common.callbacks import BaseCallback
 class SelfPlayStats(BaseCallback):
     """Win rate / margin per opponent kind, episode length and illegal ids (see the module docstring)."""
 
-    def __init__(self, verbose: int = 0) -> None:
+    def __init__(self, log_path: str | Path | None = None, resume_step: int | None = None, verbose: int = 0) -> None:
         super().__init__(verbose)
         self._rollout: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.games: dict[str, int] = defaultdict(int)
         self.illegal_actions = 0
         self.history: list[dict[str, Any]] = []  # one entry per rollout (for tests and the log)
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.resume_step = resume_step
+
+    def _init_callback(self) -> None:
+        """Start the log afresh, or, resuming, take back its entries up to the checkpoint's step
+        (later ones belong to the run that was abandoned) and the counts they add up to."""
+        if self.log_path is None:
+            return
+        if self.resume_step is not None and self.log_path.exists():
+            entries = [json.loads(line) for line in self.log_path.read_text().splitlines() if line.strip()]
+            self.history = [e for e in entries if e["timesteps"] <= self.resume_step]
+        for entry in self.history:
+            for kind, row in entry.items():
+                if isinstance(row, dict):
+                    self.games[kind] += int(row["games"])
+        if self.history:
+            self.illegal_actions = int(self.history[-1]["illegal_actions"])
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path.write_text("".join(json.dumps(entry) + "\n" for entry in self.history))
 
     def _on_step(self) -> bool:
         dones = self.locals.get("dones")
@@ -73,6 +96,9 @@ class SelfPlayStats(BaseCallback):
         self.logger.record("selfplay/illegal_actions", self.illegal_actions)
         entry["illegal_actions"] = self.illegal_actions
         self.history.append(entry)
+        if self.log_path is not None:
+            with self.log_path.open("a") as log:
+                log.write(json.dumps(entry) + "\n")
         self._rollout.clear()
 
 

@@ -163,12 +163,13 @@ def league_snapshots(pool_dir: Path) -> list[tuple[int, Path]]:
 
 def build_callbacks(cfg: TrainConfig, out: Path, name: str, resume_step: int | None = None) -> tuple[list[Any], Any]:
     """The callbacks of ``model.learn``; ``resume_step``: the step of the checkpoint a resumed run
-    continues from (the periodic evaluation continues its log and best model from there)."""
+    continues from (the self-play log, the periodic evaluation's log and its best model continue
+    from there)."""
     from stable_baselines3.common.callbacks import CheckpointCallback
 
     from train.callbacks import LeagueSnapshots, SelfPlayStats, TimeLimit
 
-    stats = SelfPlayStats()
+    stats = SelfPlayStats(out / "selfplay.jsonl", resume_step=resume_step)
     callbacks: list[Any] = [stats]
     if cfg.max_minutes:
         callbacks.append(TimeLimit(cfg.max_minutes * 60))
