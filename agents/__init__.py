@@ -112,6 +112,8 @@ def automa_seat_spec(spec: str) -> str | None:
     specs.  The Automa is not an agent that picks moves: it is a seat of the game
     (``GameConfig(automa=...)``) and plays inside the engine (docs/automa.md).
     """
+    if not isinstance(spec, str):  # None / 3 gave an AttributeError from .strip()
+        raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {', '.join(available_specs())}")
     name, _, arg = spec.strip().lower().partition(":")
     if name != "automa":
         return None

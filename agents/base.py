@@ -153,9 +153,17 @@ def play_game(game: Game, agents: Sequence[Agent], max_decisions: int = 100_000)
     Every returned id is checked against ``legal_actions()`` (the engine raises ValueError on an
     illegal id).  ``game`` is modified in place.
     """
+    if not isinstance(game, Game):  # a game string gave an AttributeError from game.config
+        raise ValueError(f"game must be an aoi_env.Game (played in place), got {game!r}")
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        raise ValueError(f"agents must be a list of agents, one per player seat, got {agents!r}")
     players = game.config.players
     if len(agents) not in (players, game.seats):
         raise ValueError(f"need one agent per player seat: got {len(agents)} for {players} (Automa seats need none)")
+    for seat, agent in enumerate(agents[:players]):  # a spec string gave an AttributeError mid-game
+        if not callable(getattr(agent, "choose", None)):
+            raise ValueError(f"agents[{seat}] must be an agent with choose(game), e.g. make_agent('random'), "
+                             f"got {agent!r}")  # fmt: skip
     for _ in range(max_decisions):
         if game.is_over():
             break

@@ -427,7 +427,7 @@ def run_bench(
         if not 2 <= p <= 5:
             raise ValueError(f"player counts must be 2..5, got {p}")
     if games < 1 or decisions < 1:
-        raise ValueError("games and decisions must be at least 1")
+        raise ValueError(f"games and decisions must be at least 1, got games {games} and decisions {decisions}")
     try:
         old = json.loads(Path(compare).read_text(encoding="utf-8")) if compare else None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:

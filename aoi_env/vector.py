@@ -116,6 +116,8 @@ class VectorGame:
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """int64[n]: one uniformly random legal id per game (one ``rng.integers`` call for all)."""
+        if not isinstance(rng, np.random.Generator):  # None / a seed gave an AttributeError
+            raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
         picks = rng.integers(np.fromiter((len(g._legal) for g in self.games), np.int64, self.n)).tolist()
         return np.array([g._legal[k] for g, k in zip(self.games, picks, strict=True)], dtype=np.int64)
 
@@ -210,6 +212,7 @@ def throughput(
             raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
     if not isinstance(observe, (bool, np.bool_)):
         raise ValueError(f"observe must be True or False, got {observe!r}")
+    seed = check_seed(seed)  # 'x' gave a TypeError from seed + w, in the parent or a worker
     jobs = [(game, n, seed + w, max(1, decisions // workers), observe) for w in range(workers)]
     t0 = time.perf_counter()
     if workers == 1:

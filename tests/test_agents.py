@@ -670,3 +670,27 @@ def test_issue6_heuristic_map_cache_tells_the_seats_faction_and_board_apart(firs
     assert fresh[0] != fresh[1]  # the two seats really differ on this map
     reused = HeuristicAgent(seed=0)
     assert [reused._map_features(g, 0) for g in (g1, g2)] == fresh
+
+
+def test_style515_play_game_names_a_game_string_or_an_agent_spec_given_for_an_agent():
+    """play_game(Game, [agents]) given a game string or agent specs (as play_record takes) was an
+    AttributeError from inside the loop; now a ValueError naming the argument and what is valid."""
+    with pytest.raises(
+        ValueError, match="game must be an aoi_env.Game \\(played in place\\), got 'aoi\\(players=2\\)'"
+    ):
+        play_game("aoi(players=2)", [RandomAgent(seed=0), RandomAgent(seed=1)])  # type: ignore[arg-type]
+    g = Game("aoi(players=2)", seed=0)
+    with pytest.raises(ValueError, match="agents\\[1\\] must be an agent with choose\\(game\\), e.g. make_agent"):
+        play_game(g, [RandomAgent(seed=0), "random"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="agents must be a list of agents, one per player seat, got None"):
+        play_game(g, None)  # type: ignore[arg-type]
+    assert g.state.to_bytes() == Game("aoi(players=2)", seed=0).state.to_bytes()
+
+
+@pytest.mark.parametrize("spec", [None, 3])
+def test_style515_automa_seat_spec_of_a_non_string_is_named(spec):
+    """It was an AttributeError from ``.strip()``; make_agent's message for the same mistake."""
+    from agents import automa_seat_spec
+
+    with pytest.raises(ValueError, match=f"agent spec must be a string, got {spec!r}; valid: "):
+        automa_seat_spec(spec)  # type: ignore[arg-type]

@@ -132,3 +132,13 @@ def test_issue10_each_timed_section_starts_after_a_garbage_collection():
     t0 = start_clock()
     assert alive() is None
     assert isinstance(t0, float)
+
+
+def test_style515_bench_sizes_below_one_are_named_with_their_values():
+    """'games and decisions must be at least 1' did not say which value was wrong."""
+    import pytest
+
+    with pytest.raises(ValueError, match="at least 1, got games 0 and decisions 3000"):
+        run_bench(games=0)
+    with pytest.raises(ValueError, match="at least 1, got games 3 and decisions -5"):
+        run_bench(decisions=-5)

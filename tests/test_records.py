@@ -358,3 +358,12 @@ def test_replay_shows_the_automas_turns_step_by_step(tmp_path: Path):
     assert not [c for c in firsts if "(Automa)" in c]
     resumed = [i for i, c in enumerate(captions[:-1]) if "leech" in c and numbers[i + 1] == numbers[i]]
     assert resumed and all(doc["frames"][i] != doc["frames"][i + 1] for i in resumed)
+
+
+def test_style515_play_record_names_one_spec_string_given_for_the_list():
+    """``play_record(game, "random")`` read the string as six agents, one per letter ("need one
+    agent per player: got 6 for 2 players")."""
+    with pytest.raises(
+        ValueError, match="agents must be a list of agents or agent specs, one per player, got 'random'"
+    ):
+        play_record("aoi(players=2)", "random", seed=0)  # type: ignore[arg-type]

@@ -233,3 +233,64 @@ def test_design8_seat_env_rejects_bad_parameters_and_steps_after_the_end() -> No
         _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
     with pytest.raises(RuntimeError, match="the game is over: call reset"):
         env.step(0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"learner_seat": "1"}, "learner_seat must be 0..1 or None, got '1'"),  # was a TypeError from <=
+        ({"learner_seat": 1.5}, "learner_seat must be 0..1 or None, got 1.5"),  # was played as seat 1
+        ({"learner_seat": True}, "learner_seat must be 0..1 or None, got True"),
+        ({"shaping": "x"}, "shaping must be a finite number, got 'x'"),  # was float()'s message
+        ({"shaping": float("nan")}, "shaping must be a finite number, got nan"),
+        ({"game": 3}, "game must be a game string such as 'aoi\\(players=2\\)' or a GameConfig, got 3"),
+        ({"opponents": ["random"]}, "opponents must be a spec or a mapping of spec -> weight"),  # a TypeError
+        ({"opponents": {"random": "x"}}, "opponent weight of 'random' must be a finite number >= 0, got 'x'"),
+        ({"opponents": {"random": float("nan")}}, "opponent weight of 'random' must be a finite number"),
+    ],
+)
+def test_style515_seat_env_arguments_of_the_wrong_type_are_named(kwargs: dict, message: str):
+    """An audit of the training entry points: these reached no check and crashed deep inside
+    (a TypeError / AttributeError, float()'s message without the argument's name), or passed
+    silently (a learner seat of 1.5, a NaN weight that failed only at the first reset)."""
+    with pytest.raises(ValueError, match=message):
+        SeatEnv(**{"game": "aoi(players=2)", **kwargs})
+    assert SeatEnv("aoi(players=2)", learner_seat=np.int64(1), shaping=np.float32(0.5)).learner_seat == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"seat": "a"}, "options\\['seat'\\] must be a seat number, got 'a'"),  # was int()'s message
+        ({"seat": 1.7}, "options\\['seat'\\] must be a seat number, got 1.7"),  # was seat 1
+        ({"game_seed": 1.5}, "options\\['game_seed'\\] must be a non-negative integer, got 1.5"),  # was seed 1
+        ({"game_seed": "x"}, "options\\['game_seed'\\] must be a non-negative integer, got 'x'"),
+        ({"opponent": "heuristic:x"}, "unknown opponent 'heuristic:x'; valid: random, heuristic"),  # 'an Automa'
+        ({"opponnent": "random"}, "unknown reset option 'opponnent'; valid: opponent, seat, game_seed"),  # ignored
+        ([1], "options must be a dict with keys among opponent, seat, game_seed"),
+    ],
+)
+def test_style515_bad_reset_options_are_named_and_change_nothing(options, message: str):
+    """A rejected reset leaves the env as it was: the same game and an unseeded generator."""
+    env = SeatEnv("aoi(players=2)", "random")
+    env.reset(seed=0)
+    game, rng = env.game.state.to_bytes(), env.np_random.bit_generator.state
+    with pytest.raises(ValueError, match=message):
+        env.reset(seed=5, options=options)
+    assert env.game.state.to_bytes() == game and env.np_random.bit_generator.state == rng
+    env.reset(seed=5, options={"seat": np.int64(1), "game_seed": np.int64(3), "opponent": "heuristic"})
+    assert env.seat == 1 and env.kind == "heuristic"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_snapshots": "x"}, "max_snapshots must be an integer >= 1, got 'x'"),  # was int()'s message
+        ({"max_snapshots": 0}, "max_snapshots must be an integer >= 1, got 0"),  # kept no snapshot: 'self' failed
+        ({"latest_prob": 2}, "latest_prob must be a number in \\[0, 1\\], got 2"),
+        ({"weights": 3}, "opponents must be a spec or a mapping of spec -> weight"),  # a TypeError
+    ],
+)
+def test_style515_opponent_pool_arguments_are_checked(kwargs: dict, message: str):
+    with pytest.raises(ValueError, match=message):
+        OpponentPool(**kwargs)

@@ -157,3 +157,13 @@ def test_vector_masks_are_new_writable_arrays_and_float_actions_are_rejected():
     with pytest.raises(ValueError, match="game 0: action must be an integer id"):
         vec.step(np.array([True, True]))
     vec.step(np.array(legal, dtype=np.int32))  # any integer dtype is fine
+
+
+def test_style515_random_actions_and_throughput_name_a_bad_generator_or_seed():
+    """random_actions(None) was an AttributeError, throughput(seed='x') a TypeError from seed + w."""
+    vec = VectorGame("aoi(players=2)", 2, seed=0)
+    for bad in (None, 5):
+        with pytest.raises(ValueError, match=f"rng must be a numpy Generator .*got {bad!r}"):
+            vec.random_actions(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seed must be a non-negative integer, got 'x'"):
+        throughput(n=1, decisions=1, seed="x")  # type: ignore[arg-type]

@@ -93,6 +93,11 @@ def game_config_for(base: GameConfig, kind: str, setup_choices: str = "random") 
     return GameConfig.from_params(params)
 
 
+def _is_real(value: Any) -> bool:
+    """An int or float (numpy's too), not a bool or a string."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 class OpponentPool:
     """Weighted opponent kinds plus the league's snapshots (see the module docstring)."""
 
@@ -101,12 +106,22 @@ class OpponentPool:
     ) -> None:
         if isinstance(weights, str):
             weights = {weights: 1.0}
+        if weights is not None and not isinstance(weights, Mapping):  # a list gave a TypeError from weights[k]
+            raise ValueError(f"opponents must be a spec or a mapping of spec -> weight, e.g. {{'random': 1.0}}; "
+                             f"got {weights!r}")  # fmt: skip
         if not weights:
             raise ValueError("the opponent pool needs at least one kind")
         self.kinds = [check_spec(k, "opponents") for k in weights]
+        for kind, weight in weights.items():  # 'x' gave float()'s message; NaN / inf made NaN probabilities
+            if not _is_real(weight) or not np.isfinite(weight):
+                raise ValueError(f"opponent weight of {kind!r} must be a finite number >= 0, got {weight!r}")
         w = np.asarray([float(weights[k]) for k in weights], dtype=np.float64)
-        if (w < 0).any() or w.sum() <= 0:
+        if (w < 0).any() or not 0 < w.sum() < np.inf:
             raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {dict(weights)}")
+        if not isinstance(max_snapshots, (int, np.integer)) or isinstance(max_snapshots, bool) or max_snapshots < 1:
+            raise ValueError(f"max_snapshots must be an integer >= 1, got {max_snapshots!r}")
+        if not _is_real(latest_prob) or not 0.0 <= latest_prob <= 1.0:
+            raise ValueError(f"latest_prob must be a number in [0, 1], got {latest_prob!r}")
         self.probs = w / w.sum()
         self.max_snapshots = int(max_snapshots)
         self.latest_prob = float(latest_prob)

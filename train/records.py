@@ -302,6 +302,8 @@ def play(
     """``play_record`` that also returns the finished ``Game``."""
     config = game if isinstance(game, GameConfig) else GameConfig.parse(game)
     seed = check_seed(seed)  # 1.9 was played as seed 1 and recorded as 1.9
+    if isinstance(agents, str) or not isinstance(agents, Sequence):  # "random" was 6 agents, one per letter
+        raise ValueError(f"agents must be a list of agents or agent specs, one per player, got {agents!r}")
     if len(agents) != config.players:
         raise ValueError(f"need one agent per player: got {len(agents)} for {config.players} players ({config})")
     if agent_seeds is not None and len(agent_seeds) != config.players:

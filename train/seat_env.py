@@ -35,18 +35,19 @@ trajectory.  ``reset(options={"opponent": spec, "seat": s, "game_seed": g})`` fi
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from aoi_env.core.config import GameConfig
+from aoi_env.core.config import GameConfig, check_seed
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.env import REWARD_KINDS, final_rewards
 from aoi_env.observation import OBS_SIZE, ObservationEncoder
-from train.opponents import OpponentPool, game_config_for
+from train.opponents import OpponentPool, check_spec, game_config_for
 
 MAX_DECISIONS = 50_000  # engine decisions; a game has ~100-400, this only guards against a stuck loop
 
@@ -67,13 +68,17 @@ class SeatEnv(gym.Env):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if not isinstance(game, (str, GameConfig)):
+            raise ValueError(f"game must be a game string such as 'aoi(players=2)' or a GameConfig, got {game!r}")
         self.base = GameConfig.parse(game) if isinstance(game, str) else game
         if self.base.automa:
             raise ValueError("give the Automa as an opponent (automa:L), not in the game string")
         if reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
-        if learner_seat is not None and not 0 <= learner_seat < self.base.players:
-            raise ValueError(f"learner_seat must be 0..{self.base.players - 1} or None, got {learner_seat}")
+        if learner_seat is not None and (not _is_int(learner_seat) or not 0 <= learner_seat < self.base.players):
+            raise ValueError(f"learner_seat must be 0..{self.base.players - 1} or None, got {learner_seat!r}")
+        if not (_is_int(shaping) or isinstance(shaping, (float, np.floating))) or not math.isfinite(shaping):
+            raise ValueError(f"shaping must be a finite number, got {shaping!r}")
         if setup_choices not in ("random", "players"):
             raise ValueError(f"setup_choices must be 'random' or 'players', got {setup_choices!r}")
         if render_mode not in (None, "ansi"):
@@ -100,8 +105,8 @@ class SeatEnv(gym.Env):
     # -- gymnasium API --------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        options = _reset_options(options)  # checked before re-seeding: a rejected call changes nothing
         super().reset(seed=seed)
-        options = options or {}
         rng = self.np_random
         self.kind = options.get("opponent") or self.pool.draw_kind(rng)
         config = self.config_for(self.kind)
@@ -224,6 +229,35 @@ class SeatEnv(gym.Env):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+
+RESET_OPTIONS = ("opponent", "seat", "game_seed")
+
+
+def _is_int(value: Any) -> bool:
+    """An int or a numpy integer, not a bool (``int(1.5)`` or ``True`` would pass silently)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _reset_options(options: Any) -> dict[str, Any]:
+    """``reset``'s options checked: a dict of ``RESET_OPTIONS`` (a misspelt key was ignored, a seat
+    of 1.7 or a game seed of 1.5 truncated, a seat "a" gave int()'s message, and an unknown
+    opponent was called an Automa)."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a dict with keys among {', '.join(RESET_OPTIONS)}, or None; got {options!r}")
+    unknown = sorted(set(options) - set(RESET_OPTIONS), key=str)
+    if unknown:
+        raise ValueError(f"unknown reset option {unknown[0]!r}; valid: {', '.join(RESET_OPTIONS)}")
+    if options.get("opponent"):
+        check_spec(options["opponent"], "options['opponent']")
+    seat = options.get("seat")
+    if seat is not None and not _is_int(seat):
+        raise ValueError(f"options['seat'] must be a seat number, got {seat!r}")
+    if options.get("game_seed") is not None:
+        check_seed(options["game_seed"], "options['game_seed']")
+    return options
 
 
 def _as_id(action: Any) -> int:
