@@ -289,3 +289,93 @@ def test_r40_a_bridge_end_off_the_map_is_refused_when_loading() -> None:
         g.state.bridges[0, 1] = len(g.geo.terrain)
 
     _refused_after(g, off_the_map, r"bridge end 117 outside 0\.\.116")
+
+
+ME = object()
+"""``_under_top``'s parameter for the current seat."""
+
+
+def _under_top(*rows: tuple[object, ...]) -> Callable[[Game], None]:
+    """Slip ``rows`` (kind, seat offset from the current seat, parameters), bottom first, under the
+    pending decision; a parameter ``ME`` is the current seat (an offer's builder)."""
+
+    def edit(g: Game) -> None:
+        s, me = g.state, g.current_seat()
+        depth = int(s.glob[G_DEPTH])
+        top = s.stack[depth - 1].copy()
+        for i, (kind, offset, *params) in enumerate(rows):
+            s.stack[depth - 1 + i] = 0
+            values = [me if v is ME else v for v in params]
+            s.stack[depth - 1 + i, : 2 + len(params)] = (kind, (me + offset) % g.seats, *values)
+        s.stack[depth - 1 + len(rows)] = top
+        s.glob[G_DEPTH] = depth + len(rows)
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_under_top((Kind.OFFER, 1, 3, ME)), r"row 2 \(offer\) above a end_action row: its sequence never"),
+        (_under_top((Kind.CITY_CHECK, 0), (Kind.OFFER, 1, 3, ME)),
+         r"row 3 \(offer\) under a upgrade_target row: its sequence never puts one on it"),
+    ],
+    ids=["on_the_end_action", "on_a_city_check"],
+)  # fmt: skip
+def test_r42_a_power_offer_left_under_the_pending_decision_is_refused_when_loading(
+    edit: Callable[[Game], None], message: str
+) -> None:
+    """R42: a build's offers are pushed right after it, on its city check (on the Automa's next step
+    or END_TURN for her build), and only a new Palace's tile choice (R68) or the next offer comes
+    above them.  An offer left on the turn's END_ACTION, or on a city check under the upgrade now
+    pending, would ask the seat a second time after that upgrade's own offers."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, edit, message)
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [(Kind.TB_SPADES, (2, 3, 40)), (Kind.TB_FINISH, (2, 3, 40)), (Kind.LIZARD_BUILD, (0, 1))],
+    ids=["tb_spades", "tb_finish", "lizard_build"],
+)
+def test_r62_r63_r94_a_spade_choice_left_under_the_pending_decision_is_refused_when_loading(
+    kind: Kind, params: tuple[int, ...]
+) -> None:
+    """R62, R63, R94: the spades on a TB's first hex, its extra spades and Workshop, the Lizards'
+    free Workshop are asked by the choice before them and answered at once: only ever the top
+    row.  One left under a pending upgrade would give free spades or a Workshop after it."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top((kind, 0, *params)), rf"row 2 \({kind.name.lower()}\) is not the top row")
+
+
+@pytest.mark.parametrize("kind", [Kind.TB_TUNNEL, Kind.TB_FLY], ids=["tb_tunnel", "tb_fly"])
+def test_r95_r129_a_tunnel_or_flight_target_left_under_the_pending_decision_is_refused_when_loading(
+    kind: Kind,
+) -> None:
+    """R95, R129: a tunnel or flight target is chosen right after TB's [TUNNEL] / [FLY]; one left
+    under a pending upgrade would be a second terraform & build after it."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top((kind, 0, 2, 3)), rf"row 2 \({kind.name.lower()}\) is not the top row")
+
+
+def test_r23_r81_setup_or_phase3_spades_left_under_another_decision_are_refused_when_loading() -> None:
+    """R23, R81: setup spades wait seat by seat under each other, Phase III spades are pushed by
+    the seat's science bonus and answered at once; spades left under a Phase II upgrade would
+    be placed after it, mid-turn."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top((Kind.SPADES, 0, 2)), r"row 2 \(spades\) under a upgrade_target row")
+
+
+def test_r73_an_innovation_choice_left_under_the_pending_decision_is_refused_when_loading() -> None:
+    """R73: the innovation is chosen right after the Innovate action; one left under a pending
+    upgrade would develop a second innovation in the same turn."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top((Kind.CHOOSE_INNOVATION, 0)), r"row 2 \(choose_innovation\) is not the top row")
+
+
+def test_r68_a_palace_tile_choice_left_under_the_pending_decision_is_refused_when_loading() -> None:
+    """R68: the palace tile is chosen right after the Palace is built, above its offers; a choice
+    left under a pending upgrade would place a second tile (the first one's place on the display
+    lost) after it."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top((Kind.CHOOSE_PALACE, 0)), r"row 2 \(choose_palace\) is not the top row")

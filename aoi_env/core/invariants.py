@@ -53,8 +53,10 @@ What is checked (one small function per group, all read-only):
   or a building lie in range; the entries of a turn or of a phase's sequence sit where their
   push puts them (END_TURN at the bottom, MAIN / POST / END_ACTION right above it, a pass's
   bonus tile above END_ACTION, the Automa's steps above her END_TURN, income and science rows
-  from the bottom), so a row a turn left behind is caught; a stale row of another kind (an
-  offer or a spade choice left under the current decision) is not.
+  from the bottom, a power offer right after its build, setup and Phase III spades under no
+  other decision, an action's spade, tunnel, flight, Lizard Workshop, innovation and palace
+  tile choices only as the top row), so a row a turn left behind is caught; a stale row of
+  another kind (a book, step, competency or city choice left under the current decision) is not.
 """
 
 from __future__ import annotations
@@ -664,48 +666,76 @@ def _rows(g: Game, out: list[str]) -> None:
 
 BOTTOM = -1
 """``STACK_SHAPE``'s name for "no row below" (the entry is the stack's bottom row)."""
+TOP = -2
+"""``STACK_SHAPE``'s name for "no row above" (the entry is the stack's top row, the decision)."""
+ONLY_TOP = frozenset({TOP})
 
-STACK_SHAPE: dict[int, tuple[frozenset[int], bool]] = {
-    Kind.END_TURN: (frozenset({BOTTOM}), False),
-    Kind.MAIN: (frozenset({Kind.END_TURN}), True),
-    Kind.POST: (frozenset({Kind.END_TURN}), True),
-    Kind.END_ACTION: (frozenset({Kind.END_TURN}), False),
-    Kind.PASS_BONUS: (frozenset({Kind.END_ACTION}), False),
-    Kind.AUTOMA_STEP: (frozenset({Kind.END_TURN, Kind.AUTOMA_STEP}), False),
-    Kind.INCOME_SEAT: (frozenset({BOTTOM, Kind.INCOME_SEAT}), False),
-    Kind.SCIENCE_SEAT: (frozenset({BOTTOM, Kind.SCIENCE_SEAT}), False),
-}
-"""Where the entries of a turn or a phase's sequence sit: kind -> (the kinds the row directly
-below may be, only as the top row).  A turn is END_TURN at the bottom with its main action
-(MAIN, then POST) or the action's END_ACTION right above it, a pass's bonus tile above that
-(R78), the Automa's steps above her END_TURN (AUTOMA.md §4.3); income and science bonuses are
-a run of one row per seat from the bottom (R57, R80).  Only these pushes put them there
-(``flow``, ``turn``, ``automa``), so a row elsewhere is one a game left behind."""
+STACK_SHAPE: dict[int, tuple[frozenset[int] | None, frozenset[int] | None]] = {
+    Kind.END_TURN: (frozenset({BOTTOM}), None),
+    Kind.MAIN: (frozenset({Kind.END_TURN}), ONLY_TOP),
+    Kind.POST: (frozenset({Kind.END_TURN}), ONLY_TOP),
+    Kind.END_ACTION: (frozenset({Kind.END_TURN}), None),
+    Kind.PASS_BONUS: (frozenset({Kind.END_ACTION}), None),
+    Kind.AUTOMA_STEP: (frozenset({Kind.END_TURN, Kind.AUTOMA_STEP}), None),
+    Kind.INCOME_SEAT: (frozenset({BOTTOM, Kind.INCOME_SEAT}), None),
+    Kind.SCIENCE_SEAT: (frozenset({BOTTOM, Kind.SCIENCE_SEAT}), None),
+    # a build's offers: on its city check (a player's build) or on the Automa's next step or END_TURN
+    # (her build), one after the other; only a new Palace's tile choice comes above them (R42, R68)
+    Kind.OFFER: (frozenset({Kind.CITY_CHECK, Kind.AUTOMA_STEP, Kind.END_TURN, Kind.OFFER}),
+                 frozenset({TOP, Kind.OFFER, Kind.CHOOSE_PALACE})),
+    Kind.SPADES: (None, frozenset({TOP, Kind.SPADES})),  # setup spades seat by seat (R23), Phase III (R81)
+    Kind.TB_SPADES: (None, ONLY_TOP),  # R62
+    Kind.TB_FINISH: (None, ONLY_TOP),  # R63
+    Kind.TB_TUNNEL: (None, ONLY_TOP),  # R95
+    Kind.TB_FLY: (None, ONLY_TOP),  # R129
+    Kind.LIZARD_BUILD: (None, ONLY_TOP),  # R94
+    Kind.CHOOSE_INNOVATION: (None, ONLY_TOP),  # R73
+    Kind.CHOOSE_PALACE: (None, ONLY_TOP),  # R68
+}  # fmt: skip
+"""Where pending entries sit: kind -> (the kinds the row directly below may be, the kinds the row
+directly above may be; None: any).  A turn is END_TURN at the bottom with its main action (MAIN,
+then POST) or the action's END_ACTION right above it, a pass's bonus tile above that (R78), the
+Automa's steps above her END_TURN (AUTOMA.md §4.3); income and science bonuses are a run of one
+row per seat from the bottom (R57, R80).  The decisions that follow a choice within one action
+(a spade count, extra spades, a tunnel or flight target, the Lizards' Workshop, the innovation
+or palace tile chosen) are pushed last by the apply that asks for them and answered at once, so
+they are only ever the top row; setup and Phase III spades wait only under another seat's spades;
+power offers come right after their build.  Only these pushes put them there (``flow``, ``turn``,
+``automa``, ``terraform``, ``decisions``, ``rules.buildings``), so a row elsewhere is one a game
+left behind, which would run again as if it were pending (a second offer, extra spades, a second
+action)."""
 
 STACK_SAME_SEAT = frozenset({Kind.MAIN, Kind.POST, Kind.END_ACTION, Kind.PASS_BONUS, Kind.AUTOMA_STEP})
 """Entries that belong to the turn of the seat of the row below (its END_TURN or END_ACTION)."""
 
 
+def _kind_name(kind: int) -> str:
+    return Kind(kind).name.lower() if kind in KINDS else "unknown"  # an unknown kind is also _stack's report
+
+
 def _stack_shape(g: Game, out: list[str]) -> None:
-    """Each entry of a turn or a phase's sequence sits where its push puts it (``STACK_SHAPE``):
-    a well-formed row of the right phase left in the wrong place (a MAIN under a power offer, a
-    second END_TURN) would otherwise run as if it were pending."""
+    """Each entry of a turn, a phase's sequence or an action's follow-up decision sits where its
+    push puts it (``STACK_SHAPE``): a well-formed row of the right phase left in the wrong place
+    (a MAIN under a power offer, a second END_TURN, an offer or a spade choice under the current
+    decision) would otherwise run as if it were pending."""
     rows = _pending_rows(g)
     for i, row in enumerate(rows):
         shape = STACK_SHAPE.get(row[0])
         if shape is None:
             continue
-        below_kinds, top_only = shape
+        below_kinds, above_kinds = shape
         below = rows[i - 1] if i else None
+        above = rows[i + 1] if i + 1 < len(rows) else None
         name = Kind(row[0]).name.lower()
-        if (below[0] if below else BOTTOM) not in below_kinds:
-            if below is None:
-                where = "at the bottom"
-            else:  # an unknown kind below is also _stack's report
-                where = f"above a {Kind(below[0]).name.lower() if below[0] in KINDS else 'unknown'} row"
+        if below_kinds is not None and (below[0] if below else BOTTOM) not in below_kinds:
+            where = "at the bottom" if below is None else f"above a {_kind_name(below[0])} row"
             out.append(f"pending row {i} ({name}) {where}: its sequence never puts it there")
-        elif top_only and i != len(rows) - 1:
-            out.append(f"pending row {i} ({name}) is not the top row: a decision is pending above it")
+        elif above_kinds is not None and (above[0] if above else TOP) not in above_kinds:
+            if above_kinds == ONLY_TOP:
+                out.append(f"pending row {i} ({name}) is not the top row: a decision is pending above it")
+            else:
+                where = f"under a {_kind_name(above[0])} row"
+                out.append(f"pending row {i} ({name}) {where}: its sequence never puts one on it")
         elif row[0] in STACK_SAME_SEAT and below and below[1] != row[1]:
             below_name = Kind(below[0]).name.lower()
             out.append(f"pending row {i} ({name}) of seat {row[1]} above seat {below[1]}'s {below_name}")
