@@ -68,6 +68,15 @@ def test_group_win_rate_test_against_the_fair_rate():
     assert "win+" not in row["flags"]  # 0.058 > 0.05
 
 
+def test_a_faction_below_the_fair_rate_is_flagged_low():
+    """10 wins in 50 two-player seatings: z = (10 - 25) / sqrt(50 * 1/4) = -15 / sqrt(12.5) =
+    -3 sqrt 2, two-sided p = erfc(3) = 2.209e-5, the same as 40 wins would give; with shares
+    near 0.4 against a fair 0.5 the group is flagged low in both tests."""
+    (row,) = group_table(rows_for("felines", 50, 10, share=0.4), ["faction"], alpha=0.05, min_games=10)
+    assert row["p_win"] == pytest.approx(math.erfc(3.0), rel=1e-9)
+    assert row["flags"] == ["win-", "share-"]
+
+
 def test_outliers_are_flagged_after_holm_correction_and_small_groups_are_not_tested():
     """A faction winning 40 of 50 two-player seatings is flagged (z = 15 / 3.54 = 4.24); one
     winning 25 of 50 is not; a group below min_games gets no test at all."""
