@@ -188,3 +188,26 @@ def test_cli_balance_distribution_mode_reads_factions_from_the_game(tmp_path: Pa
 def test_cli_balance_bad_player_count_exits_2(tmp_path: Path, capsys):
     assert main(["balance", "--players", "6", "--out", str(tmp_path)]) == 2
     assert "player counts must be 2..5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["balance", "tournament"])
+def test_style515_agents_as_a_mapping_and_out_as_a_file_are_named_before_any_game(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """STYLE §5.15: ``agents: {a: random}`` in a balance config was a bare ``KeyError: 0`` from
+    inside the games (a tournament called it "unknown agent 'a'"), and ``--out`` naming a file was
+    ``[Errno 17] File exists``; both now say which option is wrong and what is valid, before any
+    game is played."""
+    config = tmp_path / "bad.yaml"
+    config.write_text("agents: {a: random, b: random}\ngames: 2\n")
+    assert main([command, "--config", str(config), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    assert (
+        "bad value for 'agents': {'a': 'random', 'b': 'random'}; valid: a list of agent specs"
+        in capsys.readouterr().err
+    )
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    agents = ["--agents", "random", "random"]
+    assert main([command, *agents, "--games", "2", "--out", str(afile), "--no-progress"]) == 2
+    assert f"out {afile} is a file, not a folder" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

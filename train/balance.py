@@ -89,7 +89,9 @@ class BalanceConfig:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
         if not self.agents:
             raise ValueError("balance needs at least one agent spec")
-        from train.config import check_base_game, check_bool, check_float, check_int, check_out
+        from train.config import check_base_game, check_bool, check_float, check_int, check_out, check_specs
+
+        check_specs("agents", self.agents)  # a mapping was a KeyError from agents[s % len] mid-run
 
         check_int("games", self.games, 1)
         check_int("workers", self.workers, 1)
@@ -525,8 +527,10 @@ def run_balance(cfg: BalanceConfig, out: TextIO | None = None) -> dict[str, Any]
 
     for spec in cfg.agents:  # fail before starting workers on a bad spec
         make_agent(spec, seed=0)
+    from aoi_env.cli import check_output_folder
+
+    check_output_folder(cfg.out, "out")  # a file there was a bare "[Errno 17] File exists"
     out_dir = Path(cfg.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
     if cfg.records:
         for t in tasks:
             t.record_dir = str(out_dir / "records")

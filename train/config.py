@@ -73,6 +73,12 @@ def check_out(key: str, value: Any, optional: bool = False) -> None:
         raise _fail(key, value, "a directory path" + (" or null" if optional else ""))
 
 
+def check_specs(key: str, value: Any) -> None:
+    """A list of agent specs (strings); a mapping or a number would fail only once the games run."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise _fail(key, value, "a list of agent specs such as [heuristic, random]")
+
+
 def check_base_game(key: str, game: Any) -> None:
     """A tournament's or balance run's base game string: valid, and without an Automa (Automa
     seats are participants, ``automa:L``, so that every game's scores match its seats)."""

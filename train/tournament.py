@@ -257,10 +257,11 @@ class TournamentConfig:
     plots: bool = True  # OUT/tournament.png (matplotlib, the eval extra)
 
     def __post_init__(self) -> None:
-        from train.config import check_base_game, check_bool, check_int, check_out
+        from train.config import check_base_game, check_bool, check_int, check_out, check_specs
 
         if isinstance(self.agents, str):  # "heuristic random" or "heuristic,random"
             self.agents = self.agents.replace(",", " ").split()
+        check_specs("agents", self.agents)
         if self.players is not None:
             check_int("players", self.players, 2)
         check_int("games", self.games, 1)
@@ -475,12 +476,10 @@ def run_tournament(cfg: TournamentConfig, out: TextIO | None = None) -> dict[str
             "with each agent at each player seat): participation and seats will be uneven",
             file=sys.stderr,
         )
+    from aoi_env.cli import check_output_folder
+
+    check_output_folder(cfg.out, "out")  # fail before the games, not after them
     out_dir = Path(cfg.out) if cfg.out else None
-    if out_dir is not None:  # fail before the games, not after them
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise ValueError(f"out {out_dir}: cannot create the folder ({err.strerror or err})") from None
     for t in tasks:
         t.max_decisions = cfg.max_decisions
         t.record_dir = str(out_dir / "records") if (cfg.records and out_dir) else None
