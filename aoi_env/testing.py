@@ -121,6 +121,17 @@ _FIELDS = {
 }
 
 
+DECIDED_ON: dict[Kind, Kind] = {
+    Kind.UPGRADE_TARGET: Kind.END_ACTION,  # the upgrade action (R66)
+    Kind.PAVILION_TARGET: Kind.END_ACTION,  # the pavilion action (C6)
+    Kind.GUILD_ANYWHERE: Kind.CITY_CHECK,  # palace 16's effect, after the palace's city check (R136)
+    Kind.PALACE15: Kind.CITY_CHECK,  # palace 15's parts, before its city check (R135, OP-19)
+    Kind.REWARD_ORDER: Kind.CHOOSE_CITY,  # the order of the new city tiles it sits on (R55.4)
+}
+"""The row ``Scenario.decide`` puts under a decision whose sequence always has that row below it
+(``invariants.STACK_SHAPE`` refuses it straight on END_TURN)."""
+
+
 class Scenario:
     """Fluent builder of an explicit position; see the module docstring."""
 
@@ -472,7 +483,8 @@ class Scenario:
         return self._finish()
 
     def decide(self, kind: Kind, seat: int, *params: int, phase: int = Phase.ACTIONS) -> Game:
-        """Return the game with one specific decision pending (e.g. an offer or a spade choice)."""
+        """Return the game with one specific decision pending (e.g. an offer or a spade choice),
+        on the seat's END_TURN and the row its sequence always puts under it (``DECIDED_ON``)."""
         s = self.g.state
         s.glob[G_PHASE] = phase
         s.glob[G_DEPTH] = 0
@@ -480,6 +492,8 @@ class Scenario:
         s.glob[G_ORDER.start : G_ORDER.start + n] = list(range(n))
         self._passing_order(phase)
         pending.push(s, Kind.END_TURN, seat)
+        if kind in DECIDED_ON:
+            pending.push(s, DECIDED_ON[kind], seat)
         pending.push(s, kind, seat, *params)
         return self._finish()
 

@@ -20,7 +20,7 @@ import pytest
 from aoi_env import Game
 from aoi_env.core import automa
 from aoi_env.core.invariants import violations
-from aoi_env.core.pending import PART_EFFECT, SRC_BOOK, Kind
+from aoi_env.core.pending import BR_SPELL, PART_EFFECT, SRC_BOOK, UP_FREE, Kind
 from aoi_env.core.state import (
     G_BONUS_ROW,
     G_BONUS_STATE,
@@ -46,6 +46,7 @@ from aoi_env.core.state import (
     Phase,
     State,
 )
+from aoi_env.data.enums import Building
 from aoi_env.testing import Scenario
 from tests.test_bad_input import _at, _at_phase, _repeat_first, _row_below, _set
 
@@ -379,3 +380,115 @@ def test_r68_a_palace_tile_choice_left_under_the_pending_decision_is_refused_whe
     lost) after it."""
     g = _at_kind(P3, Kind.UPGRADE_TARGET)
     _refused_after(g, _under_top((Kind.CHOOSE_PALACE, 0)), r"row 2 \(choose_palace\) is not the top row")
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (((Kind.GAIN, 0, SRC_BOOK, 2, PART_EFFECT, 1), (Kind.PAY_BOOKS, 0, 2)), r"row 3 \(pay_books\) is not the top"),
+        (((Kind.STEPS_ONE, 0, 2),), r"row 2 \(steps_one\) is not the top row"),
+        (((Kind.UPGRADE_TARGET, 0, Building.GUILD, UP_FREE),), r"row 2 \(upgrade_target\) is not the top row"),
+        (((Kind.BRIDGE_END, 0, BR_SPELL, 1),), r"row 2 \(bridge_end\) is not the top row"),
+        (((Kind.BRIDGE_DIR, 0, BR_SPELL, 1, 40),), r"row 2 \(bridge_dir\) is not the top row"),
+        (((Kind.PAVILION_TARGET, 0),), r"row 2 \(pavilion_target\) is not the top row"),
+        (((Kind.CITY_CHECK, 0), (Kind.GUILD_ANYWHERE, 0)), r"row 3 \(guild_anywhere\) is not the top row"),
+        (((Kind.CHOOSE_CITY, 0, 0), (Kind.REWARD_ORDER, 0, 1)), r"row 3 \(reward_order\) is not the top row"),
+    ],
+    ids=["pay_books", "steps_one", "upgrade_target", "bridge_end", "bridge_dir", "pavilion_target", "guild_anywhere",
+         "reward_order"],
+)  # fmt: skip
+def test_r75_r126_r66_r40_c6_r136_r55_an_action_part_left_under_the_pending_decision_is_refused_when_loading(
+    rows: tuple[tuple[object, ...], ...], message: str
+) -> None:
+    """R75 / R73 (books paid for a book action or an innovation), R126 / R139 (palace 6's and BA4's
+    steps in one discipline), R66 / R123 / R124 (an upgrade), R40 (a bridge's ends), C6 (a
+    pavilion), R136 (palace 16's Guild), R55.4 (the order of city tiles and an upgrade's tile) are
+    pushed last by the apply or gain that asks for them and answered at once: only ever the top
+    row, even on the row their push puts them on.  One left under a pending upgrade would pay,
+    step, upgrade, bridge, attach or build once more after it."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top(*rows), message)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (((Kind.CHOOSE_BOOKS, 0, 2),), r"row 3 \(upgrade_target\) above a choose_books row"),
+        (((Kind.STEPS_ANY, 0, 2),), r"row 3 \(upgrade_target\) above a steps_any row"),
+        (((Kind.CHOOSE_COMPETENCY, 0, 0),), r"row 3 \(upgrade_target\) above a choose_competency row"),
+        (((Kind.CHOOSE_CITY, 0, 0),), r"row 3 \(upgrade_target\) above a choose_city row"),
+        (((Kind.TB_TARGET, 0, 2, 3),), r"row 3 \(upgrade_target\) above a tb_target row"),
+        (((Kind.GUILD_ANYWHERE, 0),), r"row 2 \(guild_anywhere\) above a end_action row"),
+        (((Kind.REWARD_ORDER, 0, 1),), r"row 2 \(reward_order\) above a end_action row"),
+        (((Kind.PALACE15, 0, 7),), r"row 2 \(palace15\) above a end_action row"),
+        (((Kind.CITY_CHECK, 0), (Kind.PAVILION_TARGET, 0)), r"row 3 \(pavilion_target\) above a city_check row"),
+    ],
+    ids=["books_under_an_upgrade", "steps_under_an_upgrade", "competency_under_an_upgrade", "city_under_an_upgrade",
+         "tb_under_an_upgrade", "guild_anywhere", "reward_order", "palace15", "pavilion_target"],
+)  # fmt: skip
+def test_r66_r75_r136_r55_r135_c6_an_action_part_on_a_row_its_push_never_leaves_under_it_is_refused_when_loading(
+    rows: tuple[tuple[object, ...], ...], message: str
+) -> None:
+    """R66 / R123 / R124 / R139: an upgrade is pushed by its action (or palace 3 / 4's special, BA5's
+    effect) right on the action's END_ACTION, so a book, step, competency, city or TB choice left
+    under a pending upgrade is refused by the upgrade's row (those choices may legitimately wait
+    under one another, so their own rows are not constrained).  Palace 16's Guild and palace 15's parts on the
+    palace's city check (R136, R135, OP-19), a reward order on the city tiles it orders (R55.4,
+    OP-22), the pavilion action on its END_ACTION (C6)."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top(*rows), message)
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ((Kind.USE_KEY, 0, 0, 2), r"row 2 \(use_key\) under a upgrade_target row"),
+        ((Kind.NEUTRAL_PLACE, 0, Building.WORKSHOP), r"row 2 \(neutral_place\) under a upgrade_target row"),
+    ],
+    ids=["use_key", "neutral_place"],
+)
+def test_r50_r46_a_key_or_neutral_building_left_under_the_pending_decision_is_refused_when_loading(
+    row: tuple[object, ...], message: str
+) -> None:
+    """R50 / OP-30: a key is asked by the step that reaches level 7, the last push of its apply or
+    gain but for the next discipline's key; R46 / R53: a neutral building is the first decision of
+    its gain, only a competency's key above it.  One left under a pending upgrade would give free
+    steps above 7 or a neutral building after it."""
+    g = _at_kind(P3, Kind.UPGRADE_TARGET)
+    _refused_after(g, _under_top(row), message)
+
+
+def _draft_pick_moved_to_the_bottom(g: Game) -> None:
+    """The lowest draft pick (a seat's last) moved under the bonus tile picks: same rows, same counts."""
+    s = g.state
+    depth = int(s.glob[G_DEPTH])
+    rows = s.stack[:depth].copy()
+    i = int(np.flatnonzero(rows[:, 0] == Kind.DRAFT_PICK)[0])
+    s.stack[:depth] = np.concatenate([rows[i : i + 1], np.delete(rows, i, axis=0)])
+
+
+@pytest.mark.parametrize(
+    ("config", "kind", "edit", "message"),
+    [
+        (P3, Kind.PICK_BUNDLE, _under_top((Kind.PICK_BONUS, 0)), r"row 2 \(pick_bonus\) above a pick_bundle row"),
+        (P3, Kind.PICK_BUNDLE, _under_top((Kind.SOLO_PICK, 0)), r"row 2 \(solo_pick\) above a pick_bundle row"),
+        (SOLO, Kind.SOLO_PICK, _under_top((Kind.SOLO_PICK, 0)), r"row 0 \(solo_pick\) is not the top row"),
+        (SOLO, Kind.SOLO_PICK, _under_top((Kind.PICK_BONUS, 0)), r"row 0 \(pick_bonus\) under a solo_pick row"),
+        (DRAFT, Kind.DRAFT_PICK, _draft_pick_moved_to_the_bottom, r"row 0 \(draft_pick\) under a pick_bonus row"),
+        (DRAFT, Kind.DRAFT_PICK, _under_top((Kind.PICK_BUNDLE, 0)), r"\(pick_bundle\) above a draft_pick row"),
+        (DRAFT, Kind.DRAFT_PICK, _under_top((Kind.SOLO_PICK, 0)), r"row 12 \(draft_pick\) above a solo_pick row"),
+        (P3, Kind.PICK_BUNDLE, _under_top((Kind.PICK_BONUS, 0)), r"row 1 \(pick_bundle\) under a pick_bonus row"),
+    ],
+    ids=["bonus_under_a_set", "solo_under_a_set", "solo_under_solo", "bonus_under_solo", "draft_under_bonus",
+         "set_under_a_draft_pick", "draft_pick_on_a_solo_pick", "set_under_a_bonus_pick"],
+)  # fmt: skip
+def test_r15_r16_solo_a_setup_pick_out_of_the_distribution_order_is_refused_when_loading(
+    config: str, kind: Kind, edit: Callable[[Game], None], message: str
+) -> None:
+    """R15.4, R16.7, R16.8, AUTOMA.md §3.3: the distribution stage pushes its picks at once on the
+    empty stack, the sets one after the other, the draft picks above the bonus tile picks, one solo
+    pick alone.  A bonus tile pick under a set would give a second tile, a solo pick under a set or
+    a second one (or a bonus pick before the Automa's row is laid out) has no legal move, a draft
+    pick under the bonus picks is made after the tiles are chosen."""
+    g = _at_kind(config, kind)
+    _refused_after(g, edit, message)

@@ -156,6 +156,26 @@ def test_issue9_scenario_checks_its_positions() -> None:
     assert sc.state().glob[G_NEXT_ORDER][:2].tolist() == [2, 1]
 
 
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [(Kind.UPGRADE_TARGET, (2, 0)), (Kind.GUILD_ANYWHERE, ()), (Kind.REWARD_ORDER, (1,)), (Kind.PALACE15, (7,))],
+)
+def test_r66_r136_r55_r135_scenario_decide_puts_the_row_the_sequence_has_under_the_decision(
+    kind: Kind, params: tuple[int, ...]
+) -> None:
+    """``Scenario.decide`` builds a position the checker accepts also for a decision that only
+    ever sits on one row (an upgrade on its action's END_ACTION, R66; palace 16's Guild and palace
+    15's parts on the palace's city check, R136, R135; a reward order on its city tiles, R55.4):
+    it puts that row under it (``testing.DECIDED_ON``), as the game does."""
+    from aoi_env.testing import DECIDED_ON
+
+    g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").decide(kind, 0, *params)
+    depth = int(g.state.glob[G_DEPTH])
+    rows = [int(k) for k in g.state.stack[:depth, 0]]
+    assert g.pending_kind() == kind and rows == [Kind.END_TURN, DECIDED_ON[kind], kind]
+    assert violations(g) == [] and g.legal_moves()
+
+
 def test_r20_scenario_display_innovations_shows_exactly_those_once() -> None:
     """R20: ``Scenario.display_innovations`` leaves the spaces after the named tiles empty; it
     kept their old tiles, marked out of the game, so a named tile could lie on two spaces and be

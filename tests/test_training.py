@@ -234,7 +234,7 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     before = [e["timesteps"] for e in summary["selfplay_history"] if e["timesteps"] <= 128]
     after = [e["timesteps"] for e in resumed["selfplay_history"]]
     assert before and after[: len(before)] == before and after[-1] == 384  # so does the self-play history
-    assert all(a < b for a, b in zip(after, after[1:]))  # the abandoned run's rollouts after 128 are gone
+    assert after == sorted(set(after))  # the abandoned run's rollouts after 128 are gone
     strict = json.loads((out / "results.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     assert strict["results"][0]["games"] == 1  # one game: intervals undefined, written as null
     capsys.readouterr()

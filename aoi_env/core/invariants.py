@@ -54,9 +54,19 @@ What is checked (one small function per group, all read-only):
   push puts them (END_TURN at the bottom, MAIN / POST / END_ACTION right above it, a pass's
   bonus tile above END_ACTION, the Automa's steps above her END_TURN, income and science rows
   from the bottom, a power offer right after its build, setup and Phase III spades under no
-  other decision, an action's spade, tunnel, flight, Lizard Workshop, innovation and palace
-  tile choices only as the top row), so a row a turn left behind is caught; a stale row of
-  another kind (a book, step, competency or city choice left under the current decision) is not.
+  other decision, an action's spade, tunnel, flight, Lizard Workshop, innovation, palace tile,
+  book payment, one-discipline steps, upgrade, bridge, pavilion, palace 16 Guild and reward order
+  choices only as the top row, an upgrade and a pavilion right on the action's END_ACTION,
+  palace 15's parts and palace 16's Guild on the palace's city
+  check, a reward order on its city tiles, a key or neutral building choice under nothing but a
+  key choice, the setup's picks in their distribution order), so a row a turn left behind is
+  caught.  Not caught: a stale row of a kind that legitimately waits under other decisions (a
+  book, any-discipline step, competency, city, TB or palace 14 crossing choice, gained in the
+  middle of a compound effect, an income or a science bonus) when the decision above it may
+  itself sit on any row (another such choice, a spade or key choice): only a decision with a
+  fixed row below (an upgrade, a pavilion, palace 15 / 16, a reward order)
+  refuses it; nor the initial placements' rows (INITIAL_KIND, INITIAL_PLACE), which interleave
+  with the faction setup and the Automa's Workshops.
 """
 
 from __future__ import annotations
@@ -691,6 +701,34 @@ STACK_SHAPE: dict[int, tuple[frozenset[int] | None, frozenset[int] | None]] = {
     Kind.LIZARD_BUILD: (None, ONLY_TOP),  # R94
     Kind.CHOOSE_INNOVATION: (None, ONLY_TOP),  # R73
     Kind.CHOOSE_PALACE: (None, ONLY_TOP),  # R68
+    # follow-ups of one action part, pushed last by the apply or gain that asks for them (R75, R139):
+    # a book action's payment (on its effect's GAIN row), an innovation's any-colour books (on its
+    # INNOVATION_EFFECT; R73, the innovation event that follows pays VP only).  No rule for the row
+    # below: ``Scenario.decide`` puts a payment straight on END_TURN, as for STEPS_ONE and bridges
+    Kind.PAY_BOOKS: (None, ONLY_TOP),
+    Kind.STEPS_ONE: (None, ONLY_TOP),  # palace 6's special, BA4 (R126, R139)
+    # the upgrade action, palace 3 / 4's special (do_action, after END_ACTION), BA5 (its GAIN on END_ACTION)
+    Kind.UPGRADE_TARGET: (frozenset({Kind.END_ACTION}), ONLY_TOP),  # R66, R123, R124, R139
+    Kind.BRIDGE_END: (None, ONLY_TOP),  # R40: the next bridge comes after the last one's city checks
+    Kind.BRIDGE_DIR: (None, ONLY_TOP),  # R40
+    Kind.PAVILION_TARGET: (frozenset({Kind.END_ACTION}), ONLY_TOP),  # C6: the pavilion action
+    # palace 16's one-time effect, on the CITY_CHECK its palace_tile_effect pushes first (R136)
+    Kind.GUILD_ANYWHERE: (frozenset({Kind.CITY_CHECK}), ONLY_TOP),
+    # on the city tiles it orders, pushed last by a city check or a palace 14 crossing (R55.4, OP-22)
+    Kind.REWARD_ORDER: (frozenset({Kind.CHOOSE_CITY}), ONLY_TOP),
+    # on palace 15's CITY_CHECK (its tile effect's, or the deferred one of OP-19); its parts above it (R135)
+    Kind.PALACE15: (frozenset({Kind.CITY_CHECK}), None),
+    # a key is asked by the step that reaches 7, the last push of its apply or gain but for the next
+    # discipline's key (steps in every discipline) (R50, OP-30)
+    Kind.USE_KEY: (None, frozenset({TOP, Kind.USE_KEY})),
+    # a neutral building first of its gain, a competency's steps (and their key) after it (R46, R53)
+    Kind.NEUTRAL_PLACE: (None, frozenset({TOP, Kind.USE_KEY})),
+    # the setup's distribution stage, pushed at once on the empty stack: one solo pick, the sets,
+    # or the draft picks above the bonus tile picks (R15.4, R16.7, R16.8, AUTOMA.md §3.3)
+    Kind.SOLO_PICK: (frozenset({BOTTOM}), ONLY_TOP),
+    Kind.PICK_BUNDLE: (frozenset({BOTTOM, Kind.PICK_BUNDLE}), frozenset({TOP, Kind.PICK_BUNDLE})),
+    Kind.DRAFT_PICK: (frozenset({BOTTOM, Kind.PICK_BONUS, Kind.DRAFT_PICK}), frozenset({TOP, Kind.DRAFT_PICK})),
+    Kind.PICK_BONUS: (frozenset({BOTTOM, Kind.PICK_BONUS}), frozenset({TOP, Kind.PICK_BONUS, Kind.DRAFT_PICK})),
 }  # fmt: skip
 """Where pending entries sit: kind -> (the kinds the row directly below may be, the kinds the row
 directly above may be; None: any).  A turn is END_TURN at the bottom with its main action (MAIN,
@@ -700,10 +738,16 @@ row per seat from the bottom (R57, R80).  The decisions that follow a choice wit
 (a spade count, extra spades, a tunnel or flight target, the Lizards' Workshop, the innovation
 or palace tile chosen) are pushed last by the apply that asks for them and answered at once, so
 they are only ever the top row; setup and Phase III spades wait only under another seat's spades;
-power offers come right after their build.  Only these pushes put them there (``flow``, ``turn``,
-``automa``, ``terraform``, ``decisions``, ``rules.buildings``), so a row elsewhere is one a game
-left behind, which would run again as if it were pending (a second offer, extra spades, a second
-action)."""
+power offers come right after their build; book payments, one-discipline steps, upgrades, bridges,
+pavilions, palace 16's Guild and reward orders are likewise pushed last and answered at once, some
+on a fixed row (the action's END_ACTION, the palace's city check, the city tiles ordered); a key
+choice only ever has another key choice above it; the setup's picks are pushed at once on the
+empty stack.  Only these pushes put them there (``flow``, ``turn``,
+``automa``, ``terraform``, ``decisions``, ``effects``, ``setup``, ``rules.buildings``,
+``rules.cities``, ``rules.science``), so a row elsewhere is one a game left behind, which would
+run again as if it were pending (a second offer, extra spades, a second action, free steps or
+books, a second upgrade or bridge).  Kinds that may wait under other decisions (book, step,
+competency, city, TB choices gained mid-effect) have no entry or only the side their pushes fix."""
 
 STACK_SAME_SEAT = frozenset({Kind.MAIN, Kind.POST, Kind.END_ACTION, Kind.PASS_BONUS, Kind.AUTOMA_STEP})
 """Entries that belong to the turn of the seat of the row below (its END_TURN or END_ACTION)."""
