@@ -121,15 +121,15 @@ _FIELDS = {
 }
 
 
-DECIDED_ON: dict[Kind, Kind] = {
-    Kind.UPGRADE_TARGET: Kind.END_ACTION,  # the upgrade action (R66)
-    Kind.PAVILION_TARGET: Kind.END_ACTION,  # the pavilion action (C6)
-    Kind.GUILD_ANYWHERE: Kind.CITY_CHECK,  # palace 16's effect, after the palace's city check (R136)
-    Kind.PALACE15: Kind.CITY_CHECK,  # palace 15's parts, before its city check (R135, OP-19)
-    Kind.REWARD_ORDER: Kind.CHOOSE_CITY,  # the order of the new city tiles it sits on (R55.4)
+DECIDED_ON: dict[int, int] = {
+    kind: next(iter(below))
+    for kind, (below, _) in invariants.STACK_SHAPE.items()
+    if below is not None and len(below) == 1 and not below & {Kind.END_TURN, invariants.BOTTOM}
 }
-"""The row ``Scenario.decide`` puts under a decision whose sequence always has that row below it
-(``invariants.STACK_SHAPE`` refuses it straight on END_TURN)."""
+"""The row ``Scenario.decide`` puts under a decision whose sequence always has that one row below
+it (``invariants.STACK_SHAPE`` refuses it straight on END_TURN): an upgrade or a pavilion on the
+action's END_ACTION, palace 15 / 16 on the palace's city check, a reward order on its city tiles,
+a pass's bonus tile on END_ACTION."""
 
 
 class Scenario:

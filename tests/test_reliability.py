@@ -158,15 +158,22 @@ def test_issue9_scenario_checks_its_positions() -> None:
 
 @pytest.mark.parametrize(
     ("kind", "params"),
-    [(Kind.UPGRADE_TARGET, (2, 0)), (Kind.GUILD_ANYWHERE, ()), (Kind.REWARD_ORDER, (1,)), (Kind.PALACE15, (7,))],
+    [
+        (Kind.UPGRADE_TARGET, (2, 0)),
+        (Kind.GUILD_ANYWHERE, ()),
+        (Kind.REWARD_ORDER, (1,)),
+        (Kind.PALACE15, (7,)),
+        (Kind.PASS_BONUS, ()),
+    ],
 )
-def test_r66_r136_r55_r135_scenario_decide_puts_the_row_the_sequence_has_under_the_decision(
+def test_r66_r136_r55_r135_r78_scenario_decide_puts_the_row_the_sequence_has_under_the_decision(
     kind: Kind, params: tuple[int, ...]
 ) -> None:
     """``Scenario.decide`` builds a position the checker accepts also for a decision that only
     ever sits on one row (an upgrade on its action's END_ACTION, R66; palace 16's Guild and palace
-    15's parts on the palace's city check, R136, R135; a reward order on its city tiles, R55.4):
-    it puts that row under it (``testing.DECIDED_ON``), as the game does."""
+    15's parts on the palace's city check, R136, R135; a reward order on its city tiles, R55.4; a
+    pass's bonus tile on END_ACTION, R78): it puts that row under it (``testing.DECIDED_ON``, read
+    from ``invariants.STACK_SHAPE``), as the game does."""
     from aoi_env.testing import DECIDED_ON
 
     g = Scenario("aoi(players=3)").build(0, "r4c9", "workshop").decide(kind, 0, *params)

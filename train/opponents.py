@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from aoi_env.core.config import GameConfig
+from aoi_env.core.config import GameConfig, is_integer, is_real
 
 SCRIPTED = ("random", "heuristic")
 KINDS = "random, heuristic, automa:L (L = 1-5), automa:FACTION:L, self, model:PATH"
@@ -93,11 +93,6 @@ def game_config_for(base: GameConfig, kind: str, setup_choices: str = "random") 
     return GameConfig.from_params(params)
 
 
-def _is_real(value: Any) -> bool:
-    """An int or float (numpy's too), not a bool or a string."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-
-
 class OpponentPool:
     """Weighted opponent kinds plus the league's snapshots (see the module docstring)."""
 
@@ -113,14 +108,14 @@ class OpponentPool:
             raise ValueError("the opponent pool needs at least one kind")
         self.kinds = [check_spec(k, "opponents") for k in weights]
         for kind, weight in weights.items():  # 'x' gave float()'s message; NaN / inf made NaN probabilities
-            if not _is_real(weight) or not np.isfinite(weight):
+            if not is_real(weight) or not np.isfinite(weight):
                 raise ValueError(f"opponent weight of {kind!r} must be a finite number >= 0, got {weight!r}")
         w = np.asarray([float(weights[k]) for k in weights], dtype=np.float64)
         if (w < 0).any() or not 0 < w.sum() < np.inf:
             raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {dict(weights)}")
-        if not isinstance(max_snapshots, (int, np.integer)) or isinstance(max_snapshots, bool) or max_snapshots < 1:
+        if not is_integer(max_snapshots) or max_snapshots < 1:
             raise ValueError(f"max_snapshots must be an integer >= 1, got {max_snapshots!r}")
-        if not _is_real(latest_prob) or not 0.0 <= latest_prob <= 1.0:
+        if not is_real(latest_prob) or not 0.0 <= latest_prob <= 1.0:
             raise ValueError(f"latest_prob must be a number in [0, 1], got {latest_prob!r}")
         self.probs = w / w.sum()
         self.max_snapshots = int(max_snapshots)

@@ -32,14 +32,13 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from numbers import Integral
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from aoi_env import __version__
-from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig, check_seed
+from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig, check_seed, is_integer
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import ACTION_SCHEMA_VERSION
 from aoi_env.core.state import P_BOARD, P_FACTION, STATE_SCHEMA_VERSION
@@ -155,15 +154,10 @@ class GameRecord:
             )
 
 
-def _is_int(value: Any) -> bool:
-    """An integer, not a bool (numpy integers too, for records built in code)."""
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
-
-
 _ITEM_OK: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
-    "int": _is_int,
-    "int|null": lambda v: v is None or _is_int(v),
+    "int": is_integer,  # numpy integers too, for records built in code
+    "int|null": lambda v: v is None or is_integer(v),
     "object": lambda v: isinstance(v, dict),
 }
 _KIND_TEXT = {

@@ -42,7 +42,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from aoi_env.core.config import GameConfig, check_seed
+from aoi_env.core.config import GameConfig, check_seed, is_integer, is_real
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.env import REWARD_KINDS, final_rewards
@@ -75,9 +75,9 @@ class SeatEnv(gym.Env):
             raise ValueError("give the Automa as an opponent (automa:L), not in the game string")
         if reward not in REWARD_KINDS:
             raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}; got {reward!r}")
-        if learner_seat is not None and (not _is_int(learner_seat) or not 0 <= learner_seat < self.base.players):
+        if learner_seat is not None and (not is_integer(learner_seat) or not 0 <= learner_seat < self.base.players):
             raise ValueError(f"learner_seat must be 0..{self.base.players - 1} or None, got {learner_seat!r}")
-        if not (_is_int(shaping) or isinstance(shaping, (float, np.floating))) or not math.isfinite(shaping):
+        if not is_real(shaping) or not math.isfinite(shaping):
             raise ValueError(f"shaping must be a finite number, got {shaping!r}")
         if setup_choices not in ("random", "players"):
             raise ValueError(f"setup_choices must be 'random' or 'players', got {setup_choices!r}")
@@ -234,11 +234,6 @@ class SeatEnv(gym.Env):
 RESET_OPTIONS = ("opponent", "seat", "game_seed")
 
 
-def _is_int(value: Any) -> bool:
-    """An int or a numpy integer, not a bool (``int(1.5)`` or ``True`` would pass silently)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
 def _reset_options(options: Any) -> dict[str, Any]:
     """``reset``'s options checked: a dict of ``RESET_OPTIONS`` (a misspelt key was ignored, a seat
     of 1.7 or a game seed of 1.5 truncated, a seat "a" gave int()'s message, and an unknown
@@ -253,7 +248,7 @@ def _reset_options(options: Any) -> dict[str, Any]:
     if options.get("opponent"):
         check_spec(options["opponent"], "options['opponent']")
     seat = options.get("seat")
-    if seat is not None and not _is_int(seat):
+    if seat is not None and not is_integer(seat):
         raise ValueError(f"options['seat'] must be a seat number, got {seat!r}")
     if options.get("game_seed") is not None:
         check_seed(options["game_seed"], "options['game_seed']")

@@ -40,10 +40,20 @@ FACTION_NAMES = tuple(f.name.lower() for f in Faction)
 TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain)[:7]
 
 
+def is_integer(value: Any) -> bool:
+    """An int or a numpy integer, not a bool: ``True`` would count as 1 and ``int(1.5)`` truncate."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def is_real(value: Any) -> bool:
+    """An int or a float (numpy's too), not a bool or a string."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def check_seed(seed: Any, name: str = "seed") -> int:
     """``seed`` as a Python int if it is a non-negative integer (a numpy integer too); anything
     else, a float or a bool included, is a ValueError naming it rather than a silent ``int()``."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not is_integer(seed) or seed < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {seed!r}")
     return int(seed)
 
