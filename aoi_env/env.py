@@ -291,7 +291,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from aoi_env.core.config import DEFAULT_PARAMS, GameConfig, check_choice, check_seed
+from aoi_env.core.config import DEFAULT_PARAMS, GameConfig, check_choice, check_seed, is_integer
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import BLOCKS, NUM_ACTIONS
 from aoi_env.observation import OBS_SIZE, ObservationEncoder, encode
@@ -423,7 +423,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if unknown:
             valid = ", ".join(("num_players", *GAME_OPTIONS, "reward", "render_mode", "check_invariants"))
             raise ValueError(f"unknown parameter {unknown[0]!r}; valid: {valid}")
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+        if not is_integer(num_players):
             raise ValueError(f"num_players must be an integer 2..5, got {num_players!r}")
         if not options.get("automa") and not 2 <= int(num_players) <= 5:
             raise ValueError(f"num_players must be 2..5 (or 1-2 with automa=...), got {num_players}")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aoi_env.core.config import GameConfig, check_choice, check_seed
+from aoi_env.core.config import GameConfig, check_choice, check_seed, is_integer
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import NUM_ACTIONS
 
@@ -63,7 +63,7 @@ class VectorGame:
     """``n`` games of one configuration with auto-reset; see the module docstring."""
 
     def __init__(self, config: GameConfig | str, n: int, seed: int = 0, reward: str = "rank") -> None:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        if not is_integer(n) or n < 1:
             raise ValueError(f"n must be a positive number of games, got {n!r}")
         check_choice("reward", reward, REWARD_KINDS)
         self.config = config if isinstance(config, GameConfig) else GameConfig.parse(config)
@@ -208,7 +208,7 @@ def throughput(
     the whole call.
     """
     for name, value in (("n", n), ("decisions", decisions), ("workers", workers)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if not is_integer(value) or value < 1:
             raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
     if not isinstance(observe, (bool, np.bool_)):
         raise ValueError(f"observe must be True or False, got {observe!r}")

@@ -408,6 +408,14 @@ def test_balance_player_counts_are_a_list_of_integers(players):
         BalanceConfig(players=players)
 
 
+def test_balance_player_count_may_be_one_numpy_integer():
+    """One count is a list of one, whatever its integer type (``is_integer``; np.int64(3) was refused)."""
+    from train.balance import BalanceConfig
+
+    assert BalanceConfig(players=np.int64(3)).players == [3]
+    assert type(BalanceConfig(players=[np.int64(4)]).players[0]) is int
+
+
 @pytest.mark.parametrize("text", ["[]\n", "0\n", "false\n"])
 def test_a_config_file_that_is_no_mapping_is_named(text: str, tmp_path: Path):
     """A file holding [] / 0 / false was read as an empty config (``or {}``); an empty file still is."""

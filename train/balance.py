@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig
+from aoi_env.core.config import FACTION_NAMES, TERRAIN_NAMES, GameConfig, is_integer
 from train.config import load_yaml
 from train.records import play_record, save
 from train.stats import holm, mean_ci, normal_two_sided_p, student_t_two_sided_p, wilson, win_shares
@@ -77,11 +77,11 @@ class BalanceConfig:
     def __post_init__(self) -> None:
         if isinstance(self.agents, str):  # "heuristic random" or "heuristic,random"
             self.agents = self.agents.replace(",", " ").split()
-        if isinstance(self.players, int):
+        if is_integer(self.players):
             self.players = [self.players]
         if isinstance(self.players, (str, dict)) or not isinstance(self.players, Sequence) or not self.players:
             raise ValueError(f"players must be a list of player counts 2..5, got {self.players!r}")
-        ok = all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in self.players)
+        ok = all(is_integer(p) for p in self.players)
         if not ok:  # 2.9 was played as 2
             raise ValueError(f"players must be player counts 2..5, got {self.players!r}")
         self.players = [int(p) for p in self.players]

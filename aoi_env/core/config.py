@@ -99,7 +99,7 @@ def _as_area_tokens(value: Any) -> tuple[int, ...]:
     for t in _as_sequence("area_tokens", value):
         if isinstance(t, str) and t.strip().isascii() and t.strip().isdigit():
             t = int(t)
-        if isinstance(t, bool) or not isinstance(t, (int, np.integer)):
+        if not is_integer(t):
             raise ValueError(f"area_tokens must be non-negative integers, got {value!r}")
         out.append(int(t))
     return tuple(out)
