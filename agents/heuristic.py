@@ -14,6 +14,14 @@ decision passes to another seat.  Power offers that the seat's build raises for 
 are declined inside the lookahead so that the seat's own follow-ups (city tile, competency) are
 part of the move.
 
+Two own moves ahead: at ``main``, when an affordable action is worth doing, the ``follow_up``
+best actions (by the one-ply value, pass excluded) are played further -- the move finished, the
+turn handed over with ``done``, the others' turns played (the Automa's inside the engine, from
+the redrawn deck) -- and if the seat is the next to decide, each is worth the seat's best
+one-ply action then; only these compete.  Against the Automa (and once every other player has
+passed) this sees what an action sets up for the next; when another player decides first, the
+one-ply values stand.
+
 Free conversions are means, not ends.  At ``main`` they are searched only when no affordable
 action gains at least ``convert_below`` (or the best is to pass): then runs of one conversion
 (``convert 1pw coin`` twice, up to ``max_conversions``) that make a new action legal are tried,
@@ -235,12 +243,14 @@ class HeuristicAgent(ScriptedAgent):
         max_conversions: int = 3,
         wide_hexes: int = 5,
         budget: int = 600,
+        follow_up: int = 5,
     ) -> None:
         super().__init__()
         if weights is not None and not isinstance(weights, Weights):  # HeuristicAgent(1) is not a seed
             raise ValueError(f"weights must be a Weights, got {weights!r} (the seed is the keyword seed=)")
         for name, value, lo in (("max_depth", max_depth, 1), ("wide_hexes", wide_hexes, 1),
-                                ("max_conversions", max_conversions, 0), ("budget", budget, 0)):  # fmt: skip
+                                ("max_conversions", max_conversions, 0), ("budget", budget, 0),
+                                ("follow_up", follow_up, 0)):  # fmt: skip
             if type(value) is not int or value < lo:
                 raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
         self.w = weights or Weights()
@@ -250,6 +260,7 @@ class HeuristicAgent(ScriptedAgent):
         self.max_depth = max_depth
         self.max_conversions = max_conversions
         self.wide_hexes = wide_hexes
+        self.follow_up = follow_up
         self._map_cache: dict[tuple[Any, ...], tuple[int, float, float]] = {}
         w = self.w
         self._resource_units = {
@@ -373,7 +384,7 @@ class HeuristicAgent(ScriptedAgent):
         scored = [(self._value_of(game, a, me, ctx, 1), a) for a in legal if not _is_conversion(a)]
         best_v, best_a = max(scored)
         if best_a != A_PASS and best_v - self.evaluate(game, me, ctx) >= self.w.convert_below:
-            return scored  # a good action is affordable as it is: no need to convert
+            return self._follow_ups(game, me, ctx, scored)  # a good action is affordable: no need to convert
         known = set(legal)
         for c in _distinct_conversions(game, me, legal):
             g = game
@@ -388,6 +399,44 @@ class HeuristicAgent(ScriptedAgent):
                         known.add(a)
                         scored.append((self._value_of(g, a, me, ctx, 1) - self._conversion_cost(c), c))
         return scored
+
+    def _follow_ups(
+        self, game: Game, me: int, ctx: Context, scored: list[tuple[float, int]]
+    ) -> list[tuple[float, int]]:
+        """The ``follow_up`` best actions (pass excluded), each valued by the seat's best next action
+        when the seat is the next to decide after the others' turns (against the Automa, whose
+        turns the engine plays inside ``done``; or when every other seat has passed).  Only these
+        compete then, all judged two own moves ahead; otherwise ``scored`` is returned as it is."""
+        ranked = [a for _, a in sorted(scored, key=lambda t: -t[0])]
+        top = [a for a in ranked if a != A_PASS][: self.follow_up]
+        if ranked[0] == A_PASS or len(top) < 2:
+            return scored
+        deepened = {a: self._next_turn_value(game, a, me, ctx) for a in top}
+        if all(v is None for v in deepened.values()):
+            return scored  # the seat does not decide next after any of them (other players' turns)
+        return [(v if deepened[a] is None else deepened[a], a) for v, a in scored if a in deepened]
+
+    def _next_turn_value(self, game: Game, action: int, me: int, ctx: Context) -> float | None:
+        """The value of the seat's best action at its next turn after ``action`` (completed
+        greedily, then ``done``), or None if another seat decides first."""
+        g = game.clone()
+        g.apply_action(action)
+        for _ in range(64):  # finish the move as ``_search`` does at depth 1, then hand the turn over
+            _settle(g, me)
+            if g.is_over() or g.current_seat() != me:
+                return None
+            row = pending.top(g.state)
+            kind = int(row[0])
+            if kind == Kind.MAIN and int(row[2]) == 0:
+                break
+            if kind == Kind.POST:
+                g.apply_action(DONE)
+            else:  # a sub-decision of the move, or a power offer raised by the others' turns
+                g = self._greedy_step(g, me, ctx, g.legal_actions())
+        else:
+            return None
+        legal = [a for a in g.legal_actions() if not _is_conversion(a)]
+        return max(self._value_of(g, a, me, ctx, 1) for a in legal)
 
     def _conversion_cost(self, action: int) -> float:
         """A small charge on every conversion, so that conversions which change nothing that
@@ -410,17 +459,21 @@ class HeuristicAgent(ScriptedAgent):
             nested_main = g.pending_kind() == Kind.MAIN  # a second action (Psychics): judged greedily
             if depth < self.max_depth and not nested_main and self._nodes < self.budget:
                 return max(self._value_of(g, a, me, ctx, depth + 1) for a in self._widest(g, me, legal))
-            best_v, best_g = -math.inf, g
-            for a in self._widest(g, me, legal):  # greedy: the best static value, ties by hex priority
-                c = g.clone()
-                c.apply_action(a)
-                self._nodes += 1
-                v = self.evaluate(c, me, ctx)
-                if v > best_v:
-                    best_v, best_g = v, c
-            g = best_g
+            g = self._greedy_step(g, me, ctx, legal)
             depth += 1
         return self.evaluate(g, me, ctx)
+
+    def _greedy_step(self, g: Game, me: int, ctx: Context, legal: list[int]) -> Game:
+        """The child of ``g`` with the best static value (ties by hex priority)."""
+        best_v, best_g = -math.inf, g
+        for a in self._widest(g, me, legal):
+            c = g.clone()
+            c.apply_action(a)
+            self._nodes += 1
+            v = self.evaluate(c, me, ctx)
+            if v > best_v:
+                best_v, best_g = v, c
+        return best_g
 
     def _widest(self, g: Game, me: int, legal: list[int]) -> list[int]:
         """The ids worth a full search: every non-hex id and the ``wide_hexes`` most promising
