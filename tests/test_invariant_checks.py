@@ -6,8 +6,9 @@ passed the suite, because tests/test_bad_input.py had one representative case pe
 case here edits a sound position (a game at its first setup or main-action decision, or in
 Phase I / III) so that exactly one check is broken, and loading it must be refused with that
 check's message, bounds included, so that a bound moved either way fails.  Rules: R8 (book
-actions), R15-R16 (sets and draft, OP-54), R56-R58 and R78-R82 (the turn machine), R68 (palace
-tiles), AUTOMA.md §1 and §3.5 (what the Automa has, her cards).
+actions), R15-R16 (sets and draft, OP-54), R21-R22 (the initial placements), R24 (the neutral
+scholars), R56-R58 and R78-R82 (the turn machine), R68 and R134 (palace tiles), AUTOMA.md §1,
+§3.5 and §3.6 (what the Automa has, her cards, her initial Workshops).
 """
 
 from __future__ import annotations
@@ -28,18 +29,27 @@ from aoi_env.core.state import (
     G_DEPTH,
     G_DRAFT_BOARDS,
     G_DRAFT_FACTIONS,
+    G_NEUTRAL_LEFT,
     G_NEXT_COUNT,
     G_NEXT_ORDER,
     G_ORDER,
     G_PALACE_STATE,
+    G_PHASE,
     G_ROUND,
+    G_SCHOLAR_SPACES,
     G_SETUP_STEP,
     G_TURN,
+    H_BUILDING,
+    H_NEUTRAL,
+    H_OWNER,
+    NEUTRAL_SEAT,
     P_BOARD,
     P_BOOKS,
+    P_BUILT,
     P_COMPETENCIES,
     P_DRAFT_PALACE,
     P_FACTION,
+    P_NEUTRAL_BUILT,
     P_PALACE_TILE,
     P_TERRAFORMING,
     P_TOOLS,
@@ -491,4 +501,284 @@ def test_r15_r16_solo_a_setup_pick_out_of_the_distribution_order_is_refused_when
     a second one (or a bonus pick before the Automa's row is laid out) has no legal move, a draft
     pick under the bonus picks is made after the tiles are chosen."""
     g = _at_kind(config, kind)
+    _refused_after(g, edit, message)
+
+
+# ------------------------------------------------------------------------------------------------
+# the initial placements (R21, R22, AUTOMA.md §3.6)
+
+DUO = "aoi(players=2,automa=simpletons:3)"
+OMAR_MONKS = "aoi(players=3,factions=omar+monks+inventors)"  # seat 0 Omar, seat 1 the Monks
+
+
+def _restack(order: Callable[[list[np.ndarray]], list[np.ndarray]]) -> Callable[[Game], None]:
+    """Rewrite the pending rows, given top first, by ``order`` (a reordering, a row dropped or edited)."""
+
+    def edit(g: Game) -> None:
+        s = g.state
+        depth = int(s.glob[G_DEPTH])
+        rows = order([row.copy() for row in s.stack[:depth][::-1]])
+        s.stack[:] = 0
+        for i, row in enumerate(rows[::-1]):
+            s.stack[i] = row
+        s.glob[G_DEPTH] = len(rows)
+
+    return edit
+
+
+def _swap(i: int, j: int) -> Callable[[Game], None]:
+    """Rows ``i`` and ``j`` (0 = the top) swapped."""
+
+    def order(rows: list[np.ndarray]) -> list[np.ndarray]:
+        rows[i], rows[j] = rows[j], rows[i]
+        return rows
+
+    return _restack(order)
+
+
+def _edited(i: int, column: int, value: int) -> Callable[[Game], None]:
+    """Row ``i`` (0 = the top) with ``column`` (0 kind, 1 seat, 2 the first parameter) set to ``value``."""
+
+    def order(rows: list[np.ndarray]) -> list[np.ndarray]:
+        rows[i][column] = value
+        return rows
+
+    return _restack(order)
+
+
+def _automa_row_on(seat_row: int) -> Callable[[Game], None]:
+    """The two rows from ``seat_row`` (0 = the top), one seat's two Workshops, made one Automa row of that seat."""
+
+    def order(rows: list[np.ndarray]) -> list[np.ndarray]:
+        assert rows[seat_row][1] == rows[seat_row + 1][1]
+        rows[seat_row][0] = Kind.AUTOMA_SETUP
+        rows[seat_row][2] = 0
+        return rows[: seat_row + 1] + rows[seat_row + 2 :]
+
+    return _restack(order)
+
+
+def _monks_university_under_the_top(g: Game) -> None:
+    """The Monks' (seat 1's) University slipped into the snake, under the first Workshop."""
+    row = np.zeros_like(g.state.stack[0])
+    row[:3] = (Kind.INITIAL_PLACE, 1, Building.UNIVERSITY)
+    _restack(lambda rows: [rows[0], row, *rows[1:]])(g)
+
+
+def _at_initial(config: str, placed: int = 0) -> Game:
+    """The first initial placement decision of a random game of ``config`` after ``placed`` buildings."""
+
+    def reached(g: Game) -> bool:
+        on_the_map = int((g.state.hexes[:, H_BUILDING] > 0).sum())
+        return g.pending_kind() in (Kind.INITIAL_PLACE, Kind.INITIAL_KIND) and on_the_map == placed
+
+    return _played_until(config, reached)
+
+
+def _first_workshop_to(offset: int) -> Callable[[Game], None]:
+    """The one building on the map handed to the seat ``offset`` after its owner (map and counters)."""
+
+    def edit(g: Game) -> None:
+        h, p = g.state.hexes, g.state.players
+        (pos,) = np.flatnonzero(h[:, H_BUILDING] > 0)
+        owner = int(h[pos, H_OWNER])
+        other = (owner + offset) % g.seats
+        h[pos, H_OWNER] = other
+        p[owner, P_BUILT.start + Building.WORKSHOP] -= 1
+        p[other, P_BUILT.start + Building.WORKSHOP] += 1
+
+    return edit
+
+
+def _workshop_before_the_placements(g: Game) -> None:
+    """Seat 0 has a Workshop on a land hex while the components are still being distributed."""
+    pos = int(np.flatnonzero(g.geo.land)[0])
+    g.state.hexes[pos, H_BUILDING] = Building.WORKSHOP
+    g.state.hexes[pos, H_OWNER] = 0
+    g.state.players[0, P_BUILT.start + Building.WORKSHOP] = 1
+
+
+@pytest.mark.parametrize(
+    ("config", "placed", "edit", "message"),
+    [
+        (P3, 0, _swap(0, 1), r"pending for seats \[(\d), (\d), \d, \d, \d, \d\] \(next first\) after 0 placements, "
+         r"the placement order gives \[\2, \1, "),
+        (SOLO, 0, _swap(1, 2), r"pending for seats \[0, 0, 1, 1\] \(next first\) after 0 placements, .* gives "
+         r"\[0, 1, 1, 0\]"),
+        (SOLO, 0, _restack(lambda rows: rows[:1] + rows[2:]), r"pending for seats \[0, 0\] .* gives \[0, 1, 1, 0\]"),
+        (DUO, 0, _swap(1, 2), r"pending for seats \[0, 2, 2, 1, 1, 0\] .* gives \[0, 1, 2, 2, 1, 0\]"),
+        (OMAR_MONKS, 4, _swap(0, 1), r"pending for seats \[1, 0\] \(next first\) after 4 placements, .* \[0, 1\]"),
+        (OMAR_MONKS, 0, _monks_university_under_the_top, r"seats \[2, 1, 0, 0, 2\] .* gives \[2, 0, 0, 2\]"),
+        (P3, 1, _first_workshop_to(1), r"initial buildings per seat \[\d, \d, \d\] after 1 placements at setup step 4, "
+         r"the placement order gives"),
+        (P3, 0, _edited(0, 2, Building.UNIVERSITY), r"seat \d's initial placement is building 4, the rules give \[1\]"),
+        (OMAR_MONKS, 4, _edited(1, 2, Building.WORKSHOP), r"seat 1's initial placement is building 1, .* give \[4\]"),
+        (P3, 0, _edited(0, 0, Kind.INITIAL_KIND), r"seat \d's initial placement is a initial_kind row"),
+        (P3, 0, _automa_row_on(2), r"seat \d's initial placement is a automa_setup row"),
+    ],
+    ids=["snake_first_two_swapped", "automa_before_the_human", "automa_row_dropped", "automa_before_the_second_human",
+         "university_before_omars_third", "monks_in_the_snake", "workshop_of_the_wrong_seat", "university_in_the_snake",
+         "monks_workshop", "building_choice_of_no_omar", "automa_row_of_a_human"],
+)  # fmt: skip
+def test_r21_r22_automa_initial_placements_out_of_the_rules_order_are_refused_when_loading(
+    config: str, placed: int, edit: Callable[[Game], None], message: str
+) -> None:
+    """R21: the initial Workshops go in snake order (start player first, then back in reverse
+    turn order); AUTOMA.md §3.6: an Automa's marked and unmarked Workshops come between the
+    humans' two passes; R22: the Monks skip the snake and place their University last, after
+    Omar's third building (OP-43, OP-44).  A pending placement row moved, dropped or given to
+    another seat, a building on the map of a seat the order has not reached, or a row placing
+    another building than its pass gives would place out of that order."""
+    g = _at_initial(config, placed)
+    _refused_after(g, edit, message)
+
+
+def test_r21_a_building_before_the_initial_placements_is_refused_when_loading() -> None:
+    """R21: the first buildings are the initial Workshops; one on the map while the sets are still
+    being taken (setup step 1) was placed out of any order."""
+    g = _at(P3, "setup")
+    _refused_after(g, _workshop_before_the_placements, "1 buildings on the map at setup step 1, before the initial")
+
+
+def _omars_third_before_the_last_workshop(g: Game) -> None:
+    """At the snake's last Workshop (seat 2's), that Workshop and Omar's (seat 0's) Tower are already on
+    the map and a book choice of seat 2 is pending in place of the placement: a stage-5 building at stage 4."""
+    s, h = g.state, g.state.hexes
+    free = np.flatnonzero(g.geo.land & (h[:, H_BUILDING] == 0))
+    for pos, seat, building, neutral in ((free[0], 2, Building.WORKSHOP, 0), (free[1], 0, Building.TOWER, 1)):
+        h[pos, H_BUILDING], h[pos, H_OWNER], h[pos, H_NEUTRAL] = building, seat, neutral
+        s.players[seat, (P_NEUTRAL_BUILT if neutral else P_BUILT).start + building] += 1
+    s.glob[G_NEUTRAL_LEFT.start + Building.TOWER] -= 1
+    s.stack[int(s.glob[G_DEPTH]) - 1, :3] = (Kind.CHOOSE_BOOKS, 2, 1)
+
+
+def test_r22_omars_third_building_during_the_snake_is_refused_when_loading() -> None:
+    """R22.2, OP-43: Omar's third building comes after every Workshop of the snake (setup stage 5);
+    with it on the map while the snake's stage is still running (step 4), more buildings stand
+    than the snake places, though each seat has those of the order's first placements."""
+    g = _at_initial(OMAR_MONKS, 3)
+    _refused_after(
+        g, _omars_third_before_the_last_workshop, "5 initial buildings on the map at setup step 4, its stage"
+    )
+
+
+@pytest.mark.parametrize(
+    "config",
+    [P3, "aoi(players=2)", "aoi(players=5)", DRAFT, SOLO, DUO, "aoi(players=1,automa=simpletons:2+druids:1)",
+     OMAR_MONKS, "aoi(players=4,factions=inventors+monks+lizards+omar)"],
+)  # fmt: skip
+def test_r21_r22_automa_played_setups_keep_the_initial_placement_order(config: str) -> None:
+    """Random setups of every kind (sets, draft, fixed factions with Omar, the Monks and the
+    Inventors, the 2-player neutral faction, one or two Automas) pass the placement-order check
+    at every decision, and end with every building of the order placed."""
+    for seed in range(3):
+        g = Game(config, seed=seed)
+        rng = np.random.default_rng(seed)
+        while g.state.glob[G_PHASE] == Phase.SETUP:
+            assert not violations(g)
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+        assert not violations(g)
+        assert int((g.state.hexes[:, H_BUILDING] > 0).sum()) >= 2 * g.seats - 1
+
+
+# ------------------------------------------------------------------------------------------------
+# Phase I / III: one seat paid at a time (R57, R80); palace 14's crossing (R134)
+
+
+def _run_row_at_the_bottom(kind: Kind) -> Callable[[Game], None]:
+    """A row of ``kind`` (a seat's income or science bonus) for the deciding seat put under the stack."""
+
+    def edit(g: Game) -> None:
+        row = np.zeros_like(g.state.stack[0])
+        row[:2] = (kind, g.current_seat())
+        _restack(lambda rows: [*rows, row])(g)
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("phase", "edit", "message"),
+    [
+        (Phase.INCOME, _under_top((Kind.CHOOSE_BOOKS, 1, 1)),
+         r"rows of seats \[\d, \d\] wait above the income run: one seat is paid at a time \(R57\)"),
+        (Phase.INCOME, _run_row_at_the_bottom(Kind.INCOME_SEAT),
+         r"seat \d's rows wait above the income run before her own income \(R57\)"),
+        (Phase.SCIENCE, _under_top((Kind.STEPS_ANY, 1, 1)),
+         r"rows of seats \[\d, \d\] wait above the science bonus run: one seat is paid at a time \(R80\)"),
+        (Phase.SCIENCE, _run_row_at_the_bottom(Kind.SCIENCE_SEAT),
+         r"seat \d's rows wait above the science bonus run before her own science bonus \(R80\)"),
+    ],
+    ids=["income_choice_of_another_seat", "income_choice_before_her_income", "science_choice_of_another_seat",
+         "science_choice_before_her_bonus"],
+)  # fmt: skip
+def test_r57_r80_a_choice_left_from_another_seats_income_or_science_bonus_is_refused_when_loading(
+    phase: int, edit: Callable[[Game], None], message: str
+) -> None:
+    """R57, R80: Phase I's incomes and Phase III's science bonuses are paid seat by seat from the
+    run of rows at the bottom of the stack; what a seat's income or bonus asks (books, steps,
+    keys, spades) is hers and answered before the next seat is paid.  A book or step choice of
+    another seat above the run, or of a seat whose own row is still in the run, was left by an
+    earlier payment or would be answered before her income."""
+    g = _at_phase(P3, phase)
+    _refused_after(g, edit, message)
+
+
+def _palace_14(ruleset: str) -> Game:
+    """Seat 1 has a Palace with tile 14 (the river crossing, R134); seat 0 chooses a book in her turn."""
+    sc = Scenario(f"aoi(players=3,ruleset={ruleset})").build(1, "r0c2", "palace").palace_tile(1, 14)
+    return sc.decide(Kind.CHOOSE_BOOKS, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("seat", "message"),
+    [
+        (1, r"pending row 1 \(river_city\) of seat 1 outside her own turn \(R134, v1.2\)"),
+        (2, r"pending row 1 \(river_city\) of seat 2, whose palace tile has no river crossing \(R134\)"),
+    ],
+    ids=["holder_in_another_turn", "no_palace_14"],
+)
+def test_r134_a_river_crossing_of_another_seat_is_refused_when_loading(seat: int, message: str) -> None:
+    """R134: palace 14's crossing is asked only of the seat holding the tile, and in v1.2 only in
+    her own turn; a crossing row of the holder left in seat 0's turn, or of a seat without the
+    tile, would found a city across a river the tile never gave her then."""
+    g = _palace_14("v1.2")
+    _refused_after(g, _under_top((Kind.RIVER_CITY, seat)), message)
+
+
+def test_r134_r145_a_river_crossing_in_another_turn_is_sound_in_v1_0() -> None:
+    """R145: v1.0's palace 14 has no own-turn condition (a city check in another player's turn may
+    offer it), so the holder's crossing row under seat 0's decision is a sound position there."""
+    g = _palace_14("v1.0")
+    _under_top((Kind.RIVER_CITY, 1))(g)
+    assert not violations(g)
+
+
+def _neutral_scholar_to_space(d: int, space: int) -> Callable[[Game], None]:
+    """Discipline ``d``'s neutral scholar moved to ``space`` (-1: taken off the board)."""
+
+    def edit(g: Game) -> None:
+        spaces = g.state.glob[G_SCHOLAR_SPACES]
+        spaces[spaces == NEUTRAL_SEAT] = [-1 if i == d else NEUTRAL_SEAT for i in range(4)]
+        if space >= 0:
+            spaces[d * 4 + space] = NEUTRAL_SEAT
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_neutral_scholar_to_space(0, 0), r"discipline 0: neutral scholars on spaces of \[3\] steps"),
+        (_neutral_scholar_to_space(2, -1), r"discipline 2: neutral scholars on spaces of \[\] steps"),
+    ],
+    ids=["on_the_3_space", "off_the_board"],
+)
+def test_r24_a_neutral_scholar_off_its_2_space_is_refused_when_loading(
+    edit: Callable[[Game], None], message: str
+) -> None:
+    """R24.3, OP-62: the 2-player neutral faction puts one scholar on a "2" space of each discipline
+    for the whole game; one on the 3 space (a 2-space freed for the players) or none at all (a
+    player could take all 4 spaces) is not a position of the game."""
+    g = _at("aoi(players=2)", "actions")
     _refused_after(g, edit, message)

@@ -19,7 +19,8 @@ What is checked (one small function per group, all read-only):
   the land);
 * science: levels 0-12, levels >= 8 only with keys (tracks >= 8 <= city tiles, R50, OP-31), at
   most one marker on 12 per discipline, the 2-player neutral markers included (R52, R24);
-  scholar spaces hold a seat, the neutral faction or nothing;
+  scholar spaces hold a seat, the neutral faction or nothing; the 2-player neutral faction has
+  one scholar on a "2" space of each discipline (R24.3, OP-62);
 * tiles: every round bonus tile, innovation, palace tile and competency is in exactly one place
   and players and displays agree (R53, R68, R73, R78; a drafted palace tile may be on its way
   to the player while its effect is pending); innovation slots fill from the left; an innovation
@@ -33,7 +34,11 @@ What is checked (one small function per group, all read-only):
   (R16.7); no pool offers a faction, palace tile or board twice (a solo planning card's two
   factions share its board), each set on offer holds its own bonus tile; a set for every
   player still to take one (R15.4); the setup stage counter agrees
-  with the decisions only the setup pushes and is past the setup once round 1 began;
+  with the decisions only the setup pushes and is past the setup once round 1 began; the
+  initial placements follow the rules' order (``INITIAL_ORDER``: the snake of R21, the Automas'
+  pairs between its passes, AUTOMA.md §3.6, Omar's third building, then the Monks' University,
+  R22): the buildings each seat has on the map are those of the first k placements, the
+  placement rows pending are the rest of the stage's, next first, each of its pass's building;
 * round bonus tiles: one on the display while a player has still to pass (R78.2);
 * phases: no pending entry of another phase's own sequence (a Phase II turn, a seat's income
   or science bonus): a stack made deeper by hand shows rows an earlier turn left below it;
@@ -60,13 +65,16 @@ What is checked (one small function per group, all read-only):
   palace 15's parts and palace 16's Guild on the palace's city
   check, a reward order on its city tiles, a key or neutral building choice under nothing but a
   key choice, the setup's picks in their distribution order), so a row a turn left behind is
-  caught.  Not caught: a stale row of a kind that legitimately waits under other decisions (a
-  book, any-discipline step, competency, city, TB or palace 14 crossing choice, gained in the
-  middle of a compound effect, an income or a science bonus) when the decision above it may
-  itself sit on any row (another such choice, a spade or key choice): only a decision with a
-  fixed row below (an upgrade, a pavilion, palace 15 / 16, a reward order)
-  refuses it; nor the initial placements' rows (INITIAL_KIND, INITIAL_PLACE), which interleave
-  with the faction setup and the Automa's Workshops.
+  caught; in Phase I and III the rows above the run of seats still to be paid are one seat's,
+  a seat already paid (R57, R80); a palace 14 crossing only for the tile's holder, in v1.2 in
+  her own turn (R134).  Not caught: a stale row of a kind that legitimately waits under other
+  decisions (a book, any-discipline step, competency, city, TB or palace 14 crossing choice,
+  gained in the middle of a compound effect, an income or a science bonus) of the seat it
+  belongs to when the decision above it may itself sit on any row (another such choice, a
+  spade or key choice): only a decision with a fixed row below (an upgrade, a pavilion, palace
+  15 / 16, a reward order) refuses it.  No count of such rows is bounded by what pushed them:
+  a city tile's TB (K4) builds again mid-effect, and a bridge may found another seat's city in
+  this turn (OP-33), each pushing more of them.
 """
 
 from __future__ import annotations
@@ -111,6 +119,7 @@ from aoi_env.core.state import (
     G_SCHOLAR_SPACES,
     G_SEED,
     G_SETUP_STEP,
+    G_START_PLAYER,
     G_TURN,
     H_BUILDING,
     H_CITY,
@@ -163,6 +172,7 @@ NUM_BUILDINGS = 8  # Building 0 (none) .. 7 (monument)
 MAX_MAGNITUDE = 1 << 20  # no count, score or bit mask of a player comes near; scores stay far from int32 overflow
 KINDS = frozenset(int(k) for k in Kind)
 FLAGS = [H_NEUTRAL, H_PAVILION, H_CITY, H_MARK]
+NEUTRAL_SCHOLAR_STEPS = 2  # R24.3: the 2-player neutral faction's scholar blocks a "2" space of each discipline
 
 
 def violations(g: Game, strict: bool = False) -> list[str]:
@@ -339,6 +349,12 @@ def _scholars(g: Game, out: list[str]) -> None:
         have = held[seat] + supply[seat] + spaces.count(seat)
         if have != total:
             out.append(f"seat {seat}: {have} scholars in supply, holdings and on the board, expected {total}")
+    if neutral:  # R24.3, OP-62: one neutral scholar on a "2" space of each discipline, for the whole game
+        steps = g.data.raw["science"]["scholar_spaces"]
+        for d in range(len(spaces) // len(steps)):
+            mine = [steps[i] for i, x in enumerate(spaces[d * len(steps) : (d + 1) * len(steps)]) if x == NEUTRAL_SEAT]
+            if mine != [NEUTRAL_SCHOLAR_STEPS]:
+                out.append(f"discipline {d}: neutral scholars on spaces of {mine} steps, R24 puts one on a 2")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -638,6 +654,141 @@ def _setup_picks(g: Game, out: list[str]) -> None:
         out.append(f"seats {takers} still take a set, {int((s.glob[G_BUNDLE_FACTION] >= 0).sum())} on offer (R15.4)")
 
 
+INITIAL_ORDER: tuple[tuple[str, bool, int, frozenset[int], int], ...] = (
+    ("-setup_university", False, 1, frozenset({Building.WORKSHOP}), 4),  # R21; the Monks place no Workshop (R22.1)
+    ("automa", False, 2, frozenset({Building.WORKSHOP}), 4),  # AUTOMA.md §3.6: marked, then unmarked
+    ("-setup_university", True, 1, frozenset({Building.WORKSHOP}), 4),  # R21: back in reverse turn order
+    ("+setup_tower", False, 1, frozenset({Building.WORKSHOP}), 5),  # R22.2, OP-43: Omar's third building
+    ("+setup_university", False, 1, frozenset({Building.UNIVERSITY}), 5),  # R22.3, OP-44: the Monks last
+)
+"""The initial placements (R21, R22, AUTOMA.md §3.6), pass by pass: (who places: an Automa, or a
+human whose faction has ("+") or lacks ("-") the flag; in reverse turn order; buildings each;
+the building placed (Omar's Tower may replace any of his three, OP-43); the setup step counter
+while the pass's rows wait, ``SETUP_KIND_STEPS``).  The turn order is the start player's, the
+humans before the Automas (R21, AUTOMA.md §3.7).  Competencies chosen at setup (R22.3, R23) come
+after every placement; a neutral Tower they give (C10) is no initial placement."""
+INITIAL_KINDS = {Kind.INITIAL_PLACE: 1, Kind.INITIAL_KIND: 1, Kind.AUTOMA_SETUP: 2}
+"""Rows of the initial placements and how many buildings each places (an Automa's two at once)."""
+FIRST_PLACEMENT_STEP = min(step for *_, step in INITIAL_ORDER)
+
+
+def _initial_order(g: Game) -> list[tuple[int, frozenset[int], int]]:
+    """The rules' placement sequence, one (seat, buildings allowed, setup step) per building placed."""
+    humans, start = g.config.players, int(g.state.glob[G_START_PLAYER])
+    turn_order = [(start + k) % humans for k in range(humans)] + list(range(humans, g.seats))
+    flags = {seat: g.tab.faction_flags[int(g.state.players[seat, P_FACTION])] for seat in range(humans)}
+    out = []
+    for who, reverse, each, allowed, step in INITIAL_ORDER:
+        if who == "automa":
+            seats = [seat for seat in turn_order if seat >= humans]
+        else:
+            seats = [seat for seat in turn_order if seat < humans and bool(flags[seat][who[1:]]) == (who[0] == "+")]
+        for seat in seats[::-1] if reverse else seats:
+            tower = seat < humans and flags[seat]["setup_tower"]
+            out += [(seat, allowed | {Building.TOWER} if tower else allowed, step)] * each
+    return out
+
+
+def _initial_placements(g: Game, out: list[str]) -> None:
+    """R21, R22, AUTOMA.md §3.6: the initial buildings are placed in the rules' order.  From the
+    buildings on the map (k placed so far) the first k of the sequence are done, each seat has
+    placed as many as it gives her, and the placement rows waiting are the rest of the current
+    stage's, next first, each of the building its pass places."""
+    s = g.state
+    if s.glob[G_PHASE] != Phase.SETUP:
+        return
+    h, step = s.hexes, int(s.glob[G_SETUP_STEP])
+    built, owner, neutral = h[:, H_BUILDING] > 0, h[:, H_OWNER], h[:, H_NEUTRAL] != 0
+    humans = g.config.players
+    factions = s.players[:humans, P_FACTION].tolist()
+    known = all(0 <= f < len(g.data.factions) for f in factions)
+    if step < FIRST_PLACEMENT_STEP or not known:  # no faction yet: nothing may have been placed
+        k = int(built.sum())
+        if k:
+            out.append(f"{k} buildings on the map at setup step {step}, before the initial placements (R21)")
+        return
+    towers = [seat < humans and g.tab.faction_flags[factions[seat]]["setup_tower"] for seat in range(g.seats)]
+    placed = [int((built & (owner == seat) & (~neutral | towers[seat])).sum()) for seat in range(g.seats)]
+    order = _initial_order(g)
+    k = sum(placed)
+    given = [sum(seat == q for q, _, _ in order[:k]) for seat in range(g.seats)]
+    if k > (limit := sum(at <= step for *_, at in order)):
+        out.append(f"{k} initial buildings on the map at setup step {step}, its stage ends at {limit} (R21, R22)")
+        return
+    if placed != given:
+        out.append(
+            f"initial buildings per seat {placed} after {k} placements at setup step {step}, "
+            f"the placement order gives {given} (R21, R22, AUTOMA.md §3.6)"
+        )
+        return
+    rows = [row for row in reversed(_pending_rows(g)) if row[0] in INITIAL_KINDS]  # next first
+    waiting = [(seat, allowed) for seat, allowed, at in order[k:] if at <= step]
+    seats = [row[1] for row in rows for _ in range(INITIAL_KINDS[row[0]])]
+    if seats != [seat for seat, _ in waiting]:
+        out.append(
+            f"initial placements pending for seats {seats} (next first) after {k} placements, "
+            f"the placement order gives {[seat for seat, _ in waiting]} (R21, R22, AUTOMA.md §3.6)"
+        )
+        return
+    i = 0
+    for row in rows:  # an Automa's row places her two, a human's one: the seats matched above
+        seat, allowed = waiting[i]
+        i += INITIAL_KINDS[row[0]]
+        kind, choice = Kind(row[0]), len(allowed) > 1  # Omar chooses each building (OP-43)
+        if (kind == Kind.AUTOMA_SETUP) != (seat >= g.config.players) or (kind == Kind.INITIAL_KIND and not choice):
+            out.append(f"seat {seat}'s initial placement is a {kind.name.lower()} row (R21, R22, AUTOMA.md §3.6)")
+        elif kind == Kind.INITIAL_PLACE and row[2] not in allowed:
+            given = sorted(int(b) for b in allowed)
+            out.append(f"seat {seat}'s initial placement is building {row[2]}, the rules give {given} (R21, R22)")
+
+
+SEAT_RUNS = {
+    Phase.INCOME: (Kind.INCOME_SEAT, "income", "R57"),
+    Phase.SCIENCE: (Kind.SCIENCE_SEAT, "science bonus", "R80"),
+}
+"""Phases resolved seat by seat: phase -> (the row of a seat still to come, what it pays, rule)."""
+
+
+def _seat_runs(g: Game, out: list[str]) -> None:
+    """R57, R80: Phase I's incomes and Phase III's science bonuses are paid seat by seat, each
+    seat's row taken from the top of the run at the bottom of the stack (``STACK_SHAPE``); the
+    choices, keys and spades they ask for are the paid seat's only (a gain pushes rows for its
+    own seat, and no income or bonus builds, so no other seat is offered power or founds a city),
+    answered before the next seat is paid.  So every row above the run is one seat's, a seat
+    whose row has left the run: a choice left from another seat's income or bonus, or asked
+    before its own, would be answered in another seat's place."""
+    phase = int(g.state.glob[G_PHASE])
+    if phase not in SEAT_RUNS:
+        return
+    kind, what, rule = SEAT_RUNS[phase]
+    rows = _pending_rows(g)
+    n = next((i for i, row in enumerate(rows) if row[0] != kind), len(rows))
+    above = sorted({row[1] for row in rows[n:]})
+    if len(above) > 1:
+        out.append(f"rows of seats {above} wait above the {what} run: one seat is paid at a time ({rule})")
+    elif above and above[0] in {row[1] for row in rows[:n]}:
+        out.append(f"seat {above[0]}'s rows wait above the {what} run before her own {what} ({rule})")
+
+
+def _river_city_rows(g: Game, out: list[str]) -> None:
+    """R134: a palace 14 crossing (RIVER_CITY) is asked only of a seat whose palace tile has it
+    (a city check or a crossing pushes it when it has options), and in v1.2 only in her own turn
+    ("у свій хід"): the turn does not move on while a row of it waits.  One of another seat
+    would found a city the tile never gave."""
+    s = g.state
+    turn = int(s.glob[G_TURN])
+    own = int(s.glob[G_ORDER.start + turn]) if s.glob[G_PHASE] == Phase.ACTIONS and 0 <= turn < MAX_SEATS else -1
+    for i, row in enumerate(_pending_rows(g)):
+        if row[0] != Kind.RIVER_CITY or not 0 <= row[1] < g.seats:
+            continue
+        tile = int(s.players[row[1], P_PALACE_TILE])
+        flags = g.tab.palace_flags[tile] if 0 <= tile < len(g.tab.palace_flags) else {}
+        if not flags.get("river_city"):
+            out.append(f"pending row {i} (river_city) of seat {row[1]}, whose palace tile has no river crossing (R134)")
+        elif flags["river_city_own_turn"] and own != row[1]:
+            out.append(f"pending row {i} (river_city) of seat {row[1]} outside her own turn (R134, v1.2)")
+
+
 def _row_params(g: Game) -> dict[int, tuple[tuple[int, int, int, str], ...]]:
     """Kind -> (parameter, lo, hi, what): the parameters of a pending row that index a table, a
     seat, a hex or a building (lo..hi-1).  A row edited by hand used to load and then fail with
@@ -932,9 +1083,12 @@ GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (
     _automa,
     _stage,
     _setup_picks,
+    _initial_placements,
     _turn_order,
     _stack,
     _stack_shape,
+    _seat_runs,
+    _river_city_rows,
     _rows,
 )
 """The invariant groups in the order they run (each appends its problems to ``out``)."""

@@ -50,7 +50,6 @@ income so that cities are frequent; some games use ``biased_random_action`` and 
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -857,7 +856,6 @@ def test_r43_r44_cities_are_founded_exactly_when_a_group_qualifies() -> None:
     joining a city and the groups founding one are exactly the oracle's; at every decision no
     seat without a pending check has a qualifying group outside a city, the ``H_CITY`` flags are
     the oracle's cities, and the tiles owed equal the oracle's cities."""
-    t0 = time.time()
     problems, tally = _results()
     founding = [m for t, m in problems if t == "founding"]
     assert founding == [], "\n".join(founding[:20])
@@ -872,7 +870,6 @@ def test_r43_r44_cities_are_founded_exactly_when_a_group_qualifies() -> None:
     assert tally["founded by the Monument's 2"] >= 1, tally
     assert tally["founded with palace 8 at power 6"] >= 1, tally
     assert tally["founded across a bridge"] >= 2, tally
-    assert time.time() - t0 < 60
 
 
 def test_r45_r140_city_tiles_offered_and_rewarded_exactly() -> None:
