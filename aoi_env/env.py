@@ -36,9 +36,9 @@ zero), so the size does not depend on the number of players.  Everything on the 
 and observed; hidden are only what no player sees: the 2-player area token until round 6 (R25),
 the order of the Automa's face-down deck and reserve (but for level 1's *3, which lies on top of her
 reserve in round 1, AUTOMA.md §3.5, and her action card on top of her deck once she has drawn this
-round, §4.3) and, at levels 3-5, which advanced cards went from her reserve
-into her deck (§3.5 step 2; the pile sizes and face-up discards are observed), and the seed of later chance (random setup
-choices, reshuffles).  An agent that searches by playing
+round, §4.3), which advanced cards went from her reserve into her deck, face down (at levels
+3-5 at the start, §3.5 step 2, and one each new round, §4.6; the pile sizes and face-up discards
+are observed), and the seed of later chance (random setup choices, reshuffles).  An agent that searches by playing
 clones of `env.unwrapped.game` forward would read them through the engine (her turns are played
 inside a move): `aoi_env.core.hidden.resample(game, rng)` gives a clone with them redrawn from
 what a seat knows (information-set sampling, as the heuristic player does).  Hex planes run over the 117 grid positions

@@ -142,8 +142,8 @@ def test_bad_bytes_raise_value_error():
         State.from_bytes(b[:-1])
     with pytest.raises(ValueError, match="1 trailing bytes"):
         State.from_bytes(b + b"x")
-    with pytest.raises(ValueError, match=f"state schema 2 is not {STATE_SCHEMA_VERSION}"):
-        State.from_bytes(np.int32(2).tobytes() + b[4:])
+    with pytest.raises(ValueError, match=f"state schema 7 is not {STATE_SCHEMA_VERSION}"):
+        State.from_bytes(np.int32(7).tobytes() + b[4:])
     with pytest.raises(ValueError, match="seats must be 1..5, got 9"):
         State.from_bytes(b[:4] + np.int32(9).tobytes() + b[8:])
 

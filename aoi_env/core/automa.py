@@ -281,6 +281,7 @@ A_DISCARD_LEN = _a.add()
 A_SUPPORT = _a.add()  # support card of the current turn
 A_LAST_OFFER = _a.add()  # most power offered to one human by her last build (Powermongers, §10 #13)
 A_SETUP_CARD = _a.add()  # the card whose setup letters place her initial Workshops (§3.6)
+A_UNSEEN = _a.add()  # bit c - 1: card c is in her deck and no player has seen it (``unseen_cards``)
 AUTOMA_FIELDS = _a.size
 MAX_AUTOMA = 2
 assert AUTOMA_FIELDS == STATE_AUTOMA_FIELDS, "update AUTOMA_FIELDS in state.py"
@@ -303,6 +304,28 @@ def _store(rec: np.ndarray, field: slice, length: int, cards: list[int]) -> None
     rec[field] = 0
     rec[field.start : field.start + len(cards)] = cards
     rec[length] = len(cards)
+
+
+def card_bits(cards: list[int]) -> int:
+    """The cards as a bit set (bit c - 1 for card c), the form of ``A_UNSEEN``."""
+    return sum(1 << (c - 1) for c in set(cards))
+
+
+def unseen_cards(rec: np.ndarray) -> list[int]:
+    """The cards in her face-down deck that no player has seen, in card order: the extra reserve
+    cards of §3.5 step 2 and each reserve card that joined the deck (§4.6 step 2) until drawn or
+    looked at as her action card (§4.3).  Every other card in her deck is known to be there: the
+    starter cards, level 5's card 13, level 1's *3 and every card once drawn (the round's cards
+    all come back, §4.6).  ``hidden.resample`` swaps only these with her face-down reserve."""
+    bits = int(rec[A_UNSEEN])
+    return [c for c in range(1, NUM_CARDS + 1) if bits >> (c - 1) & 1]
+
+
+def unseen_at_start(level: int, deck: list[int]) -> list[int]:
+    """§3.5 step 2: the deck's random reserve cards (not the starters, not level 5's card 13)."""
+    data = automa_data()
+    forced = data.levels[level]["forced"]
+    return [c for c in deck if not data.cards[c].starter and c != forced]
 
 
 def card_label(card: int) -> str:
@@ -757,6 +780,7 @@ def take_turn(g: Game, seat: int) -> None:
     _store(rec, A_DECK, A_DECK_LEN, deck)
     _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
     rec[A_SUPPORT] = support
+    rec[A_UNSEEN] = int(rec[A_UNSEEN]) & ~card_bits([support, *deck[:1]])  # drawn, and the action card looked at
     if is_pass(deck):
         automa_pass(g, seat, support)
         return
@@ -802,6 +826,9 @@ def start_round(g: Game, seat: int, rnd: int) -> None:
     rec = record(g, seat)
     g.state.players[seat, P_SAILING] = automa_data().levels[level_of(g, seat)]["ship"][rnd - 1]
     if rnd >= 2:
+        joining = _pile(rec, A_RESERVE, A_RESERVE_LEN)[:1]  # face down, unless level 1's *3 (§3.5 step 4)
+        if joining and joining[0] != automa_data().levels[level_of(g, seat)]["to_reserve_top"]:
+            rec[A_UNSEEN] = int(rec[A_UNSEEN]) | card_bits(joining)
         deck, reserve, discard = next_round_deck(
             _pile(rec, A_DECK, A_DECK_LEN), _pile(rec, A_RESERVE, A_RESERVE_LEN), _pile(rec, A_DISCARD, A_DISCARD_LEN),
             g.rng(),

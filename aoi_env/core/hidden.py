@@ -2,9 +2,10 @@
 
 A seat cannot see (the observation leaves out, tests/test_env_observation.py):
 
-* the order of each Automa's face-down deck and reserve (AUTOMA.md §3.5, §4.3), except level 1's
-  *3 on top of the reserve in round 1 and her action card on top of the deck once she has drawn
-  this round (§4.3 looks at it: it is her next support card);
+* the order of each Automa's face-down deck and reserve, and which of her unseen cards lie in
+  which (AUTOMA.md §3.5, §4.3, §4.6), except level 1's *3 on top of the reserve in round 1 and
+  her action card on top of the deck once she has drawn this round (§4.3 looks at it: it is her
+  next support card);
 * the 2-player neutral faction's area token before round 6 (R25);
 * the seed of later chance: the Automa's reshuffles between rounds (§4.6) and random setup
   choices still to come.
@@ -18,10 +19,11 @@ At level 1 the reserve's top card in round 1 is *3 (§3.5 step 4: the rules put 
 is no secret); it stays on top and only the rest of the reserve is redrawn.  Her face-up action
 card stays on top of her deck in the same way (``automa.open_action_card``).
 
-Known limit: the *content* of an Automa's deck is kept.  It is partly hidden (§3.5's extra
-cards come from the reserve, and each round the reserve's top card joins the deck), but its
-size, the starter cards and the face-up discards are public, and redrawing it faithfully would
-need the whole history.  The order, which decides her next card, is redrawn.
+Her deck holds cards every player knows to be there (the starter cards, level 5's card 13, every
+card once drawn: a round's cards all come back, §4.6) and cards nobody has seen (the random
+reserve cards of §3.5 step 2, and the reserve card that joins each round, until drawn or looked
+at: ``automa.unseen_cards``).  Those are redrawn together with her face-down reserve, so the
+*content* of the deck is redrawn as well as its order; the known cards stay in the deck.
 """
 
 from __future__ import annotations
@@ -38,30 +40,38 @@ def resample(game: Game, rng: np.random.Generator) -> Game:
     """A clone of ``game`` with its hidden information redrawn with ``rng`` (see the module docstring).
 
     The result depends on the true hidden values only through what is public (pile sizes, the
-    deck's content), never on their order or on the seed.
+    cards known to be in her deck), never on their order, on which unseen card is where, or on
+    the seed.
     """
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
     g = game.clone()
     for seat in range(g.config.players, g.seats):
-        rec = automa.record(g, seat)
-        known_top = automa.automa_data().levels[int(rec[automa.A_LEVEL])]["to_reserve_top"]
-        action = automa.open_action_card(rec)  # §4.3: looked at after her draw, so known to all
-        for cards, length in ((automa.A_DECK, automa.A_DECK_LEN), (automa.A_RESERVE, automa.A_RESERVE_LEN)):
-            pile = sorted(automa._pile(rec, cards, length))  # sorted first: the true order leaves no trace
-            top = []
-            if cards == automa.A_DECK and action:
-                top = [action]
-                pile.remove(action)
-            if cards == automa.A_RESERVE and known_top is not None and int(known_top) in pile:
-                top = [int(known_top)]  # §3.5 step 4: level 1's *3 lies face down on top, as everyone knows
-                pile.remove(top[0])  # (it is in the reserve only in round 1, and always on top there)
-            automa._store(rec, cards, length, top + [pile[int(i)] for i in rng.permutation(len(pile))])
+        _redraw_cards(automa.record(g, seat), rng)
     if scoring.has_neutral_faction(g) and scoring.visible_area_token(g) is None:
         tokens = g.config.area_tokens
         g.state.glob[G_AREA_TOKEN] = tokens[int(rng.integers(len(tokens)))]
     g.state.glob[G_SEED] = int(rng.integers(2**31))
     return g
+
+
+def _redraw_cards(rec: np.ndarray, rng: np.random.Generator) -> None:
+    """Her unseen deck cards and face-down reserve, redrawn among each other; the deck reshuffled
+    below her face-up action card.  Sorted first, so the true order and content leave no trace."""
+    known_top = automa.automa_data().levels[int(rec[automa.A_LEVEL])]["to_reserve_top"]
+    action = automa.open_action_card(rec)  # §4.3: looked at after her draw, so known to all
+    deck = automa._pile(rec, automa.A_DECK, automa.A_DECK_LEN)
+    reserve = automa._pile(rec, automa.A_RESERVE, automa.A_RESERVE_LEN)
+    unseen = automa.unseen_cards(rec)
+    reserve_top = reserve[:1] if reserve[:1] == [known_top] else []  # §3.5 step 4: level 1's *3, in round 1
+    pool = sorted(unseen + reserve[len(reserve_top) :])
+    pool = [pool[int(i)] for i in rng.permutation(len(pool))]
+    new_unseen, new_reserve = pool[: len(unseen)], reserve_top + pool[len(unseen) :]
+    body = sorted([c for c in deck if c not in unseen and c != action] + new_unseen)
+    deck = [action] * bool(action) + [body[int(i)] for i in rng.permutation(len(body))]
+    automa._store(rec, automa.A_DECK, automa.A_DECK_LEN, deck)
+    automa._store(rec, automa.A_RESERVE, automa.A_RESERVE_LEN, new_reserve)
+    rec[automa.A_UNSEEN] = automa.card_bits(new_unseen)
 
 
 def has_hidden_information(game: Game) -> bool:

@@ -1045,6 +1045,22 @@ def _ids(g: Game, out: list[str]) -> None:
             )
         if int(rec[automa.A_SETUP_CARD]) not in cards:
             out.append(f"Automa seat {seat}: unknown setup card {int(rec[automa.A_SETUP_CARD])} (§3.6)")
+        _unseen_cards(seat, rec, level, out)
+
+
+def _unseen_cards(seat: int, rec: np.ndarray, level: int, out: list[str]) -> None:
+    """Her unseen cards are face-down deck cards that came from the reserve (§3.5 step 2, §4.6):
+    never a starter card, level 5's card 13 or the action card looked at (§4.3)."""
+    bits = int(rec[automa.A_UNSEEN])
+    if not 0 <= bits < 1 << automa.NUM_CARDS:
+        out.append(f"Automa seat {seat}: unseen-card bits {bits} outside 0..{(1 << automa.NUM_CARDS) - 1}")
+        return
+    deck = rec[automa.A_DECK][: max(0, min(int(rec[automa.A_DECK_LEN]), automa.NUM_CARDS))].tolist()
+    data = automa.automa_data()
+    known = {automa.open_action_card(rec), data.levels[level]["forced"]}
+    for card in automa.unseen_cards(rec):
+        if card not in deck or card in known or data.cards[card].starter:
+            out.append(f"Automa seat {seat}: card {card} is marked unseen but is known or not in her deck (§3.5, §4.3)")
 
 
 GROUPS: tuple[Callable[[Game, list[str]], None], ...] = (

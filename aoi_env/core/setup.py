@@ -320,6 +320,7 @@ def _new_automas(g: Game, s: State, rng: np.random.Generator) -> None:
         deck, reserve = am.new_deck(level, rng)
         am._store(rec, am.A_DECK, am.A_DECK_LEN, deck)
         am._store(rec, am.A_RESERVE, am.A_RESERVE_LEN, reserve)
+        rec[am.A_UNSEEN] = am.card_bits(am.unseen_at_start(level, deck))
         cards = [c for c in range(1, am.NUM_CARDS + 1) if data.cards[c].setup not in pairs_used]
         card = cards[int(rng.integers(len(cards)))]  # a second Automa gets another pair (§3.6)
         pairs_used.add(data.cards[card].setup)

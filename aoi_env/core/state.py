@@ -37,13 +37,13 @@ from aoi_env.data.enums import (
     NUM_TERRAINS,
 )
 
-STATE_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 2  # 2: the Automa record's unseen cards (aoi_env.core.automa.A_UNSEEN)
 
 MAX_SEATS = 5
 MAX_BRIDGES = 15  # 3 per player (R2)
 MAX_STACK = 64
 STACK_FIELDS = 8  # kind, seat, p0..p5
-AUTOMA_FIELDS = 51  # size of one Automa record (checked against aoi_env.core.automa's layout)
+AUTOMA_FIELDS = 52  # size of one Automa record (checked against aoi_env.core.automa's layout)
 
 
 class _Fields:
