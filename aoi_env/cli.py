@@ -191,7 +191,9 @@ def _play(args: argparse.Namespace) -> int:
     if watch == "moves":  # the Automa's steps happen inside the move that hands her the turn
         from aoi_env.core.flow import automa_frames
 
-        watching = automa_frames(lambda g: None, lambda g, seat, what: print(f"      seat {seat} (Automa): {what}"))
+        watching = automa_frames(  # this game's turns only, not those an agent's lookahead plays in clones
+            lambda g: None, lambda g, seat, what: print(f"      seat {seat} (Automa): {what}"), game=game
+        )
     with watching:
         _play_loop(game, agents, players, record, watch, args.color)
     print("\n== final ==\n" + render_text(game, color=args.color))

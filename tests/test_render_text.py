@@ -436,6 +436,18 @@ def test_aoi_play_shows_the_other_seats_moves_to_a_human(capsys: pytest.CaptureF
     assert "seat 1 (Automa): terraform & build" in out and "seat 1 (Automa): passes" in out
 
 
+def test_aoi_play_prints_the_automas_turns_of_the_game_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """AUTOMA.md §4.5: she passes once a round, so ``--watch moves`` prints six passes.  The
+    heuristic's lookahead plays her turns in clones of the game; those were printed too (29
+    "passes" in round 1 of this game), and now ``automa_frames(game=...)`` reports the game's own."""
+    from aoi_env.cli import main
+
+    assert main(["play", "--agents", "heuristic,automa:2", "--seed", "1", "--watch", "moves"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("seat 1 (Automa): passes") == 6
+    assert "seat 1 (Automa): terraform & build" in out
+
+
 def test_frames_during_an_automa_turn_show_her_playing() -> None:
     """AUTOMA.md §5: frames drawn inside her turn (``flow.automa_frames``, as ``aoi replay`` and
     ``aoi play`` draw them) name her seat as playing; the engine's own step on top of the stack

@@ -220,21 +220,27 @@ def automa_frames(
     on_before: Callable[[Game], None],
     on_step: Callable[[Game, int, str], None],
     before_step: Callable[[Game], None] | None = None,
+    game: Game | None = None,
 ) -> Iterator[None]:
     """While active, the engine calls ``on_before(game)`` before each Automa turn,
     ``before_step(game)`` (if given) before each of her steps, and ``on_step(game, seat, what)``
     after each of her steps or her pass (the engine's automatic entries are wrapped for the time
     being; nothing changes outside the ``with``).  A turn a player's answer resumes (a power
-    offer after her build) goes on with a step, without a new ``on_before``."""
+    offer after her build) goes on with a step, without a new ``on_before``.  With ``game``
+    only that game's turns are reported, not those of the clones an agent plays ahead in."""
     turn, step = AUTO[Kind.AUTOMA_TURN], AUTO[Kind.AUTOMA_STEP]
 
     def wrapped_turn(g: Game, row: Row) -> None:
+        if game is not None and g is not game:
+            return turn(g, row)
         on_before(g)
         turn(g, row)
         if g.state.players[row[1], P_PASSED]:
             on_step(g, row[1], "passes")
 
     def wrapped_step(g: Game, row: Row) -> None:
+        if game is not None and g is not game:
+            return step(g, row)
         if before_step is not None:
             before_step(g)
         step(g, row)
