@@ -824,15 +824,15 @@ def automa_pass(g: Game, seat: int, support_no: int) -> None:
 def start_round(g: Game, seat: int, rnd: int) -> None:
     """Ship level for the round (used as her sailing) and, from round 2 on, the new deck (§4.6)."""
     rec = record(g, seat)
-    g.state.players[seat, P_SAILING] = automa_data().levels[level_of(g, seat)]["ship"][rnd - 1]
+    level = automa_data().levels[int(rec[A_LEVEL])]
+    g.state.players[seat, P_SAILING] = level["ship"][rnd - 1]
     if rnd >= 2:
-        joining = _pile(rec, A_RESERVE, A_RESERVE_LEN)[:1]  # face down, unless level 1's *3 (§3.5 step 4)
-        if joining and joining[0] != automa_data().levels[level_of(g, seat)]["to_reserve_top"]:
-            rec[A_UNSEEN] = int(rec[A_UNSEEN]) | card_bits(joining)
+        reserve = _pile(rec, A_RESERVE, A_RESERVE_LEN)
+        if reserve and reserve[0] != level["to_reserve_top"]:  # joins face down, unless level 1's *3 (§3.5 step 4)
+            rec[A_UNSEEN] = int(rec[A_UNSEEN]) | card_bits(reserve[:1])
         deck, reserve, discard = next_round_deck(
-            _pile(rec, A_DECK, A_DECK_LEN), _pile(rec, A_RESERVE, A_RESERVE_LEN), _pile(rec, A_DISCARD, A_DISCARD_LEN),
-            g.rng(),
-        )  # fmt: skip
+            _pile(rec, A_DECK, A_DECK_LEN), reserve, _pile(rec, A_DISCARD, A_DISCARD_LEN), g.rng()
+        )
         _store(rec, A_DECK, A_DECK_LEN, deck)
         _store(rec, A_RESERVE, A_RESERVE_LEN, reserve)
         _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
