@@ -20,6 +20,11 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
   and ``env_last_decisions_per_s_3p_numpy``: the ``raw_env`` figure with the numpy encoder;
 * the header and ``meta.engine`` say whether the engine is the compiled build
   (``AOI_ENV_COMPILE=1 pip install .``, ``aoi_env/compiled.py``) or pure Python;
+* ``reference_python_mops``: millions of iterations per second of a fixed pure-Python loop
+  (``reference_work``: dict look-ups, tuple building, small calls, integer arithmetic; no
+  engine code), measured first: how fast this interpreter on this machine is at what the
+  engine is made of, so that runs on different days or machines can be compared
+  (``--compare`` divides the speed ratios by its ratio: the "adjusted" column);
 * ``state_bytes``: size of ``state.to_bytes()``; ``tracemalloc_peak_kib``: peak Python
   allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
   (``resource.getrusage``).
@@ -55,6 +60,8 @@ from aoi_env.core.engine import Game
 
 HIGHER_IS_BETTER = ("per_s",)  # metric name parts
 LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; other metrics (sizes, counts) are neutral
+TIME_PARTS = ("_us", "compile_s")  # the lower-is-better metrics that are times (the machine's speed scales them)
+REFERENCE = "reference_python_mops"  # the machine's own speed at a fixed pure-Python loop
 
 
 def start_clock() -> float:
@@ -63,6 +70,41 @@ def start_clock() -> float:
     ~150,000 objects: ~90 ms) does not land inside a window of a few tenths of a second."""
     gc.collect()
     return time.perf_counter()
+
+
+def _reference_step(table: dict[int, int], k: int, acc: int) -> tuple[int, int]:
+    return k, (acc + table[k]) & 0xFFFF
+
+
+def reference_work(n: int) -> int:
+    """A fixed pure-Python workload of ``n`` iterations, the kind of work an engine decision is
+    made of (a call, a dict look-up, tuple building and unpacking, a list append, integer
+    arithmetic and a comparison), with no engine code: its speed changes only with the
+    interpreter and the machine, not with this package."""
+    table = {i: i * 7 + 1 for i in range(64)}
+    acc = 0
+    items: list[tuple[int, int]] = []
+    for i in range(n):
+        k, acc = _reference_step(table, i & 63, acc)
+        items.append((k, acc))
+        if len(items) >= 32:
+            items.clear()
+    return acc
+
+
+def bench_reference(iterations: int = 300_000, windows: int = 7) -> dict[str, float]:
+    """``reference_python_mops``: the best of ``windows`` timings of ``reference_work`` after
+    one warm-up, in millions of iterations per second (the best, because other work only ever
+    slows it; ~0.4 s in all)."""
+    _timed(reference_work, iterations)
+    best = min(_timed(reference_work, iterations) for _ in range(windows))
+    return {"reference_python_mops": iterations / best / 1e6}
+
+
+def _timed(work: Any, n: int) -> float:
+    t0 = time.perf_counter()
+    work(n)
+    return time.perf_counter() - t0
 
 
 def _random_step(g: Game, rng: np.random.Generator) -> None:
@@ -329,6 +371,7 @@ def measure(
     """All measurements (see the module docstring) as ``{"meta": ..., "results": {name: value}}``."""
     results: dict[str, float] = {}
     with one_core() as pinned:
+        results.update(bench_reference())
         results.update(bench_engine(decisions, seed=seed))
         results["engine_decisions_per_s_3p"] = bench_engine(decisions, players=3, seed=seed)["engine_decisions_per_s"]
         results.update(jit_warm_up(seed=seed))  # before anything that encodes an observation is timed
@@ -359,12 +402,35 @@ def measure(
 
 
 UNITS = {
-    "per_s": "1/s", "compile_s": "s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions"
+    "per_s": "1/s", "compile_s": "s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions",
+    "_mops": "M/s",
 }  # fmt: skip
 
 
 def unit(name: str) -> str:
     return next((u for k, u in UNITS.items() if k in name), "")
+
+
+def machine_ratio(doc: dict[str, Any], old: dict[str, Any] | None) -> float | None:
+    """New over old ``reference_python_mops``: how much faster the interpreter and machine ran
+    the fixed reference loop (None when either run lacks it, e.g. a file from before it existed)."""
+    new_ref = doc.get("results", {}).get(REFERENCE)
+    old_ref = (old or {}).get("results", {}).get(REFERENCE)
+    if not isinstance(new_ref, (int, float)) or not isinstance(old_ref, (int, float)) or new_ref <= 0 or old_ref <= 0:
+        return None
+    return new_ref / old_ref
+
+
+def adjusted_ratio(name: str, ratio: float, machine: float | None) -> float | None:
+    """``ratio`` (new / old) with the machine's speed change taken out: a rate divided by the
+    reference loop's ratio, a time multiplied by it; None for sizes, memory and the reference."""
+    if machine is None:
+        return None
+    if any(k in name for k in HIGHER_IS_BETTER):
+        return ratio / machine
+    if any(k in name for k in TIME_PARTS):
+        return ratio * machine
+    return None
 
 
 def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
@@ -378,6 +444,7 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
         + (f"; load average {meta['loadavg'][0]:.1f}" if meta.get("loadavg") else "")
     ]
     old_results = (old or {}).get("results", {})
+    machine = machine_ratio(doc, old)
     width = max(len(k) for k in doc["results"])
     header = f"{'metric'.ljust(width)}  {'value':>12}  unit"
     if old is not None:
@@ -389,12 +456,21 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
         if old is not None:
             prev = old_results.get(name)
             if prev:
+                ratio = value / prev
+                adjusted = adjusted_ratio(name, ratio, machine)
+                judged = ratio if adjusted is None else adjusted  # the verdict takes the machine out
                 mark = ""
-                if abs(value / prev - 1) >= 0.05 and any(k in name for k in HIGHER_IS_BETTER + LOWER_IS_BETTER):
-                    better = any(k in name for k in HIGHER_IS_BETTER) == (value > prev)
+                if abs(judged - 1) >= 0.05 and any(k in name for k in HIGHER_IS_BETTER + LOWER_IS_BETTER):
+                    better = any(k in name for k in HIGHER_IS_BETTER) == (judged > 1)
                     mark = " better" if better else " worse"
-                line = line.ljust(width + 2 + 12 + 2 + 10) + f"   {prev:12.1f}  {value / prev:6.2f}x{mark}"
+                line = line.ljust(width + 2 + 12 + 2 + 10) + f"   {prev:12.1f}  {ratio:6.2f}x"
+                line += (f"  adjusted {adjusted:5.2f}x" if adjusted is not None else "") + mark
         lines.append(line)
+    if machine is not None:
+        lines.append(
+            f"machine: the reference loop ({REFERENCE}) ran {machine:.2f}x as fast as in the old run; "
+            "'adjusted' divides a rate's ratio by it and multiplies a time's, and the verdicts use it"
+        )
     return "\n".join(lines)
 
 

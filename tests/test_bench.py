@@ -10,12 +10,12 @@ import sys
 import weakref
 from pathlib import Path
 
-from aoi_env.bench import format_table, one_core, run_bench, start_clock
+from aoi_env.bench import bench_reference, format_table, one_core, reference_work, run_bench, start_clock
 from aoi_env.cli import main
 from aoi_env.compiled import engine_compiled
 
-METRICS = ("engine_decisions_per_s", "games_per_s_2p", "decisions_per_game_2p", "clone_us", "action_mask_us",
-           "state_bytes", "tracemalloc_peak_kib")  # fmt: skip
+METRICS = ("reference_python_mops", "engine_decisions_per_s", "games_per_s_2p", "decisions_per_game_2p", "clone_us",
+           "action_mask_us", "state_bytes", "tracemalloc_peak_kib")  # fmt: skip
 
 
 def test_bench_measures_everything_and_writes_comparable_json(tmp_path: Path, capsys):
@@ -48,6 +48,38 @@ def test_bench_compare_prints_new_over_old_ratios(tmp_path: Path):
     assert "new/old (0123456789ab)" in text
     hand_edited = old | {"meta": {"commit": 12345}}  # any JSON value: printed, not sliced (TypeError)
     assert "new/old (12345)" in format_table(doc, hand_edited)
+
+
+def test_issue10_compare_takes_the_machine_out_with_the_reference_loop():
+    """Two runs on machines of different speed: with ``reference_python_mops`` in both, the speed
+    ratios are also shown divided by the reference loop's ratio (times multiplied by it) and the
+    verdict uses that; sizes, memory and the reference itself get no adjusted ratio."""
+    meta = {"package": "0", "commit": "abc", "python": "3", "numpy": "2", "affinity": "-", "env": "-"}
+    doc = {"meta": meta, "results": {"reference_python_mops": 4.0, "engine_decisions_per_s": 90.0, "clone_us": 12.0,
+                                     "jit_compile_s": 2.0, "max_rss_mib": 100.0, "state_bytes": 10.0}}  # fmt: skip
+    old = {"meta": {"commit": "old"}, "results": {"reference_python_mops": 8.0, "engine_decisions_per_s": 150.0,
+                                                  "clone_us": 6.0, "jit_compile_s": 1.0, "max_rss_mib": 100.0,
+                                                  "state_bytes": 10.0}}  # fmt: skip
+    text = format_table(doc, old)
+    lines = {line.split()[0]: line for line in text.splitlines()[3:]}
+    # the machine ran the reference loop at half the speed: 90 / 150 = 0.60 raw, 1.20 adjusted
+    assert lines["engine_decisions_per_s"].endswith("0.60x  adjusted  1.20x better")
+    assert lines["clone_us"].endswith("2.00x  adjusted  1.00x")  # 12 / 6 µs at half speed: no change
+    assert lines["jit_compile_s"].endswith("2.00x  adjusted  1.00x")
+    assert lines["max_rss_mib"].endswith("1.00x") and "adjusted" not in lines["max_rss_mib"]
+    assert "adjusted" not in lines["reference_python_mops"] and "adjusted" not in lines["state_bytes"]
+    assert text.splitlines()[-1].startswith("machine: the reference loop (reference_python_mops) ran 0.50x")
+    without = {"meta": {"commit": "older"}, "results": {"engine_decisions_per_s": 150.0}}  # a file from before it
+    text = format_table(doc, without)
+    assert "adjusted" not in text and "machine:" not in text
+    assert text.splitlines()[3 + 1].endswith("0.60x worse")  # the raw verdict, as before
+
+
+def test_issue10_the_reference_loop_is_fixed_work():
+    """The reference loop does the same work every time (a fixed result) and reports a rate."""
+    assert reference_work(1000) == reference_work(1000) != reference_work(999)
+    rate = bench_reference(iterations=2000, windows=2)["reference_python_mops"]
+    assert rate > 0
 
 
 def test_bench_runs_on_one_core_and_restores_the_affinity():
