@@ -393,6 +393,8 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                    help="who makes the setup choices (factions, boards...): random, or the seats as decisions "
                         "(as the model's training config setup_choices; default random)")  # fmt: skip
     p.add_argument("--stochastic", action="store_true", help="sample from the policy instead of its best legal id")
+    p.add_argument("--records", metavar="DIR", help="also save every game as a record in DIR (aoi replay)")
+    p.add_argument("--json", metavar="FILE", help="also write the results (win rates, margins, CIs) as JSON")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
 
@@ -402,7 +404,7 @@ def _eval(args: argparse.Namespace) -> int:
 
     run_eval(args.model, args.vs, games=args.games, seed=args.seed, game=args.game,
              deterministic=not args.stochastic, show_progress=args.progress,
-             setup_choices=args.setup_choices)  # fmt: skip
+             setup_choices=args.setup_choices, records=args.records, json_path=args.json)  # fmt: skip
     return 0
 
 

@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from aoi_env import Game
 from train.config import TrainConfig, apply_override, load_config
+from train.records import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -241,9 +243,18 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
 
     from aoi_env.cli import main
 
-    assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "--games", "2", "--no-progress"]) == 0
+    model = str(out / f"{name}.zip")
+    assert main(["eval", "--model", model, "--vs", "random", "--games", "2", "--no-progress",
+                 "--json", str(tmp_path / "eval.json"), "--records", str(tmp_path / "games")]) == 0  # fmt: skip
     text = capsys.readouterr().out
     assert "model vs random: 2 games, win rate" in text and "mean VP margin" in text
+    written = json.loads((tmp_path / "eval.json").read_text())  # --json: the table as data
+    assert written["model"] == model and written["games"] == 2 and written["deterministic"] is True
+    assert [(r["policy"], r["vs"], r["games"]) for r in written["results"]] == [("model", "random", 2)]
+    assert f"win rate {100 * written['results'][0]['win_rate']:.1f}%" in text
+    saved = sorted((tmp_path / "games").iterdir())  # --records: one replayable record per game
+    assert [p.name for p in saved] == ["model-vs-random-0000.json", "model-vs-random-0001.json"]
+    assert [load(p).agents for p in saved] == [[f"model:{model}", "random"], ["random", f"model:{model}"]]
     # every --vs is checked before the first game: a bad last one no longer costs the first ones
     assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "bogus", "--games", "2"]) == 2
     captured = capsys.readouterr()
@@ -304,6 +315,58 @@ def test_model_files_are_checked_before_any_work(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("")
     with pytest.raises(ValueError, match="out .*afile is a file, not a folder"):
         run_training(TrainConfig.from_dict(tiny(tmp_path, out=str(tmp_path / "afile"))))
+
+
+@pytest.mark.parametrize(("vs", "game", "games"), [("random", "aoi(players=3)", 3), ("automa:2", "aoi(players=2)", 2),
+                                                  ("heuristic", "aoi(players=2)", 2)])  # fmt: skip
+def test_eval_records_replay_to_the_evaluated_games(tmp_path: Path, vs: str, game: str, games: int) -> None:
+    """``evaluate(records=DIR)`` saves every game as a record (``aoi replay``): it replays to the
+    scores the evaluation counted, names the learner at its seat and the opponent at the others,
+    and recording changes no result.  (The heuristic's lookahead plays in clones: not recorded.)"""
+    from agents import RandomAgent
+    from train.evaluate import evaluate
+    from train.records import replay
+
+    kw = {"games": games, "game": game, "seed": 4, "label": "rnd"}
+    plain = evaluate(RandomAgent(seed=1), vs, **kw)
+    recorded = evaluate(RandomAgent(seed=1), vs, **kw, records=tmp_path, learner="random")
+    assert recorded.to_dict() == plain.to_dict()
+    files = sorted(tmp_path.iterdir())
+    assert [p.name for p in files] == [f"rnd-vs-{vs.replace(':', '_')}-{i:04d}.json" for i in range(games)]
+    vp = []
+    for i, path in enumerate(files):
+        rec = load(path)
+        seat = rec.meta["evaluation"]["learner_seat"]
+        assert rec.meta["evaluation"] == {"vs": vs, "game": i, "learner_seat": seat, "seed": 4}
+        assert rec.agents[seat] == "random" and all(a == vs for s, a in enumerate(rec.agents) if s != seat)
+        assert list(replay(rec).scores()) == rec.scores
+        vp.append(rec.scores[seat])
+    assert np.mean(vp) == pytest.approx(plain.vp)  # the games the table counted
+
+
+def test_a_record_from_actions_must_be_the_games_own() -> None:
+    """``record_from_actions`` replays a trajectory on the game it names: a wrong seat, an illegal
+    id or a game it does not finish is a ValueError naming the decision."""
+    from train.records import record_from_actions
+
+    g = Game("aoi(players=2)", seed=5)
+    rng = np.random.default_rng(0)
+    trajectory = []
+    while not g.is_over():
+        legal = g.legal_actions()
+        trajectory.append((g.current_seat(), legal[int(rng.integers(len(legal)))]))
+        g.apply_action(trajectory[-1][1])
+    rec = record_from_actions("aoi(players=2)", 5, ["a", "b"], trajectory)
+    assert rec.scores == [int(x) for x in g.scores()] and rec.decisions == len(trajectory)
+    seat, action = trajectory[3]
+    with pytest.raises(ValueError, match=f"decision 3: seat {1 - seat} is not the deciding seat {seat}"):
+        record_from_actions("aoi(players=2)", 5, ["a", "b"], [*trajectory[:3], (1 - seat, action), *trajectory[4:]])
+    with pytest.raises(ValueError, match=r"decision 0 \(seat \d\): action id 999 is out of range"):
+        record_from_actions("aoi(players=2)", 5, ["a", "b"], [(trajectory[0][0], 999)])
+    with pytest.raises(ValueError, match="is not over after the 10 decisions given"):
+        record_from_actions("aoi(players=2)", 5, ["a", "b"], trajectory[:10])
+    with pytest.raises(ValueError, match="need one agent per player: got 1 for 2 players"):
+        record_from_actions("aoi(players=2)", 5, ["a"], trajectory)
 
 
 def test_eval_checks_every_opponent_and_the_game_string_first() -> None:

@@ -6,15 +6,20 @@ a game seed; inside a deal the learner plays every player seat once (seat rotati
 first-player advantage), so ``games`` should be a multiple of the player count; against the
 Automa the learner always has seat 0.  The result holds the win rate (a k-way shared first place
 counts 1/k) with a Wilson 95% interval and the mean VP margin (own VP - best other VP) with a
-Student-t 95% interval.  The deal and reset seeds come from ``stream_seed(seed, "evaluate")``, not
+Student-t 95% interval.  With ``records`` every game is also saved as a game record
+(``aoi replay``).  The deal and reset seeds come from ``stream_seed(seed, "evaluate")``, not
 from ``seed`` itself, whose stream is a training env's (env ``i`` of ``aoi train`` is ``seed + i``).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +27,7 @@ import numpy as np
 from aoi_env.core.config import GameConfig
 from train.config import stream_seed
 from train.opponents import OpponentPool, check_opponent_game, check_spec
+from train.records import GameRecord, current_versions, record_from_actions, save
 from train.seat_env import SeatEnv
 from train.stats import mean_ci, wilson
 from train.tournament import progress
@@ -55,11 +61,19 @@ def evaluate(
     setup_choices: str = "random",
     label: str = "policy",
     show_progress: bool = False,
+    records: str | os.PathLike[str] | None = None,
+    learner: str | None = None,
 ) -> EvalResult:
-    """Play ``agent`` (``choose(game) -> id``) against ``vs``; see the module docstring."""
+    """Play ``agent`` (``choose(game) -> id``) against ``vs``; see the module docstring.
+
+    ``records``: a folder for one game record per game (``LABEL-vs-VS-NNNN.json``), naming the
+    learner's seat ``learner`` (default ``label``) and the others ``vs``."""
     check_opponents([vs], game, setup_choices)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    record_dir = Path(records) if records is not None else None
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)  # a bad folder fails before the first game
     env = SeatEnv(game, OpponentPool({vs: 1.0}), setup_choices=setup_choices)
     players = env.config_for(vs).players
     rng = np.random.default_rng(stream_seed(seed, "evaluate"))  # not a training env's stream
@@ -74,6 +88,9 @@ def evaluate(
         while not terminated:
             _, _, terminated, _, info = env.step(agent.choose(env.game))
         stats.append(info["episode_stats"])
+        if record_dir is not None:
+            name = f"{_slug(label)}-vs-{_slug(vs)}-{i:04d}.json"
+            save(_record(env, learner or label, vs, i, seed), record_dir / name)
     wins = [s["win"] for s in stats]
     margin, lo, hi = mean_ci([s["margin"] for s in stats])
     return EvalResult(
@@ -88,6 +105,20 @@ def evaluate(
         length=float(np.mean([s["length"] for s in stats])),
         illegal_actions=int(sum(s["illegal_actions"] for s in stats)),
     )
+
+
+def _record(env: SeatEnv, learner: str, vs: str, index: int, seed: int) -> GameRecord:
+    """The finished game of ``env`` as a game record (its agents: ``learner`` at the learner's seat)."""
+    game = env.game
+    assert game is not None
+    agents = [learner if s == env.seat else vs for s in range(game.config.players)]
+    meta = {"evaluation": {"vs": vs, "game": index, "learner_seat": env.seat, "seed": seed}}
+    return record_from_actions(game.config, env.game_seed, agents, env.trajectory, meta=meta)
+
+
+def _slug(text: str) -> str:
+    """``text`` as a file-name part: runs of anything but letters and digits become one ``_``."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_") or "_"
 
 
 def check_opponents(vs: list[str], game: str, setup_choices: str) -> None:
@@ -148,8 +179,11 @@ def run_eval(
     deterministic: bool = True,
     show_progress: bool = True,
     setup_choices: str = "random",
+    records: str | os.PathLike[str] | None = None,
+    json_path: str | os.PathLike[str] | None = None,
 ) -> list[EvalResult]:
-    """``aoi eval``: load ``model`` (a .zip) and print one line per opponent plus the table."""
+    """``aoi eval``: load ``model`` (a .zip) and print one line per opponent plus the table;
+    ``records``: save every game in that folder; ``json_path``: write the results as JSON."""
     import torch
 
     from train.policy_agent import PolicyAgent
@@ -165,11 +199,17 @@ def run_eval(
             # a row's result would depend on the rows before it
             agent = PolicyAgent(loaded.policy, seed=seed, deterministic=deterministic, label=loaded.label)
             r = evaluate(agent, spec, games=games, seed=seed, game=game, setup_choices=setup_choices, label="model",
-                         show_progress=show_progress)  # fmt: skip
+                         show_progress=show_progress, records=records, learner=f"model:{model}")  # fmt: skip
             print(summary_line(r), flush=True)
             results.append(r)
     finally:
         torch.set_num_threads(threads)
     print()
     print(format_results(results))
+    if json_path:
+        doc = {"model": os.fspath(model), "game": game, "games": games, "seed": seed, "setup_choices": setup_choices,
+               "deterministic": deterministic, "versions": current_versions(),
+               "results": [r.to_dict() for r in results]}  # fmt: skip
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return results

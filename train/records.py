@@ -324,6 +324,41 @@ def play(
     return rec, g
 
 
+def record_from_actions(
+    game: str | GameConfig,
+    seed: int,
+    agents: Sequence[str],
+    trajectory: Sequence[tuple[int, int]],
+    agent_seeds: Sequence[int | None] | None = None,
+    meta: dict[str, Any] | None = None,
+) -> GameRecord:
+    """The record of a game played elsewhere (``SeatEnv.trajectory``: ``(seat, id)`` per decision),
+    rebuilt by replaying the ids on ``Game(game, seed)``: the notation of each move is the one of
+    its position, and a trajectory that is not this game's (a wrong seat, an illegal id, a game
+    that does not end with it) is a ``ValueError`` naming the decision."""
+    config = game if isinstance(game, GameConfig) else GameConfig.parse(game)
+    if len(agents) != config.players:
+        raise ValueError(f"need one agent per player: got {len(agents)} for {config.players} players ({config})")
+    g = Game(config, seed=check_seed(seed))
+    seeds = list(agent_seeds) if agent_seeds is not None else [None] * config.players
+    rec = GameRecord(game=str(config), seed=int(seed), agents=list(agents), agent_seeds=seeds, meta=dict(meta or {}))
+    for i, (seat, action) in enumerate(trajectory):
+        if g.current_seat() != seat:
+            raise ValueError(f"decision {i}: seat {seat} is not the deciding seat {g.current_seat()} of {config}")
+        try:
+            action = g.check_action(action)
+        except ValueError as err:
+            raise ValueError(f"decision {i} (seat {seat}): {err}") from None
+        rec.moves.append(g.move_str(action))
+        g.apply_action(action)
+        rec.actions.append(action)
+        rec.move_seats.append(seat)
+    if not g.is_over():
+        raise ValueError(f"the game {config} seed {seed} is not over after the {len(trajectory)} decisions given")
+    finish_record(rec, g)
+    return rec
+
+
 def finish_record(rec: GameRecord, game: Game) -> None:
     """Fill the end-of-game fields of ``rec`` from the finished ``game``."""
     players = game.state.players

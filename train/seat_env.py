@@ -24,6 +24,9 @@ encodes the same egocentric observation as the AEC env (``aoi_env.observation``)
 * **Illegal ids**: MaskablePPO never picks one.  Anything else that steps with an illegal id
   (gymnasium's ``check_env`` samples unmasked) gets a uniformly random legal id instead and the
   ``illegal_actions`` counter in ``info`` goes up; training logs it and it must stay 0.
+* **Trajectory**: ``trajectory`` lists the episode's decisions as ``(seat, id)`` pairs, the
+  learner's and the opponents' (not the Automa's, which the engine plays itself), so that an
+  evaluation can save the game as a record (``train.records.record_from_actions``).
 * **End info**: on the final step ``info`` holds ``episode_stats`` = ``{opponent, seat, win,
   margin, vp, length, illegal_actions}`` (``win`` = 1/k for a k-way shared first place,
   ``margin`` = own VP - best other VP, ``length`` = learner decisions).
@@ -97,6 +100,8 @@ class SeatEnv(gym.Env):
         self.seat = 0
         self.kind = ""
         self.opponents: dict[int, Any] = {}
+        self.game_seed = 0
+        self.trajectory: list[tuple[int, int]] = []  # (seat, id) of every decision of the episode
         self.illegal_actions = 0  # over the env's lifetime
         self._episode_illegal = 0
         self._length = 0
@@ -119,7 +124,9 @@ class SeatEnv(gym.Env):
             raise ValueError(f"seat {seat} is not a player seat of {config} (0..{config.players - 1})")
         self.seat = int(seat)
         game_seed = options.get("game_seed")
-        self.game = Game(config, seed=int(rng.integers(2**31 - 1)) if game_seed is None else int(game_seed))
+        self.game_seed = int(rng.integers(2**31 - 1)) if game_seed is None else int(game_seed)
+        self.game = Game(config, seed=self.game_seed)
+        self.trajectory = []
         self.opponents = {s: self.pool.make(self.kind, rng) for s in range(config.players) if s != self.seat}
         for agent in self.opponents.values():
             if hasattr(agent, "bind"):
@@ -142,6 +149,7 @@ class SeatEnv(gym.Env):
             self._episode_illegal += 1
             action = legal[int(self.np_random.integers(len(legal)))]
         game.apply_action(action)
+        self.trajectory.append((self.seat, action))
         self._length += 1
         self._play_opponents()
         reward = 0.0
@@ -212,7 +220,9 @@ class SeatEnv(gym.Env):
             seat = game.current_seat()
             if seat == self.seat or seat < 0:
                 return
-            game.apply_action(self.opponents[seat].choose(game))
+            action = game.check_action(self.opponents[seat].choose(game))
+            game.apply_action(action)
+            self.trajectory.append((seat, action))
         raise RuntimeError(f"the opponents made {MAX_DECISIONS} decisions in a row in {game.config}")
 
     def _potential(self) -> float:
