@@ -110,8 +110,10 @@ class ScriptedAgent:
 
     Subclasses implement ``choose``.  ``act`` reads the game through the adapter set by ``bind``
     and checks that the mask it was given is the game's own mask, so a wrong binding fails loudly
-    instead of playing the wrong position.  ``seed`` seeds ``self.rng``, the generator a subclass
-    draws all its randomness from (the same seed, the same choices).
+    instead of playing the wrong position whenever the masks differ (a wrong game whose pending
+    decision has the same legal ids, such as another game's first set pick, is not noticed).
+    ``seed`` seeds ``self.rng``, the generator a subclass draws all its randomness from (the same
+    seed, the same choices).
     """
 
     name = "scripted"

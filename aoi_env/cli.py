@@ -167,19 +167,19 @@ def _play(args: argparse.Namespace) -> int:
     players = [x for x in specs if automa_seat_spec(x) is None]
     if not players:
         raise ValueError("--agents needs at least one player besides the Automa")
-    if len(players) == 1 and not automa:
-        raise ValueError(f"one player plays against the Automa: e.g. --agents {players[0]},automa:1 (or 2-5 players)")
     check_output_file(args.record, "--record")
     params = GameConfig.parse_params(args.game) if args.game else {}
     seats = sorted({"players", "automa"} & set(params))
     if seats:
         raise ValueError(f"--game may not set {', '.join(seats)}: the seats come from --agents "
                          f"(e.g. --agents heuristic,automa:druids:2)")  # fmt: skip
+    seeds = [args.seed * 100 + seat for seat in range(len(players))]
+    agents = [make_agent(spec, seed=seed) for spec, seed in zip(players, seeds, strict=True)]  # names a bad spec
+    if len(players) == 1 and not automa:
+        raise ValueError(f"one player plays against the Automa: e.g. --agents {players[0]},automa:1 (or 2-5 players)")
     params.update(players=len(players), automa=tuple(automa))
     config = GameConfig.from_params(params)
     watch = args.watch or ("moves" if any(p.split(":")[0].lower() == "human" for p in players) else "rounds")
-    seeds = [args.seed * 100 + seat for seat in range(len(players))]
-    agents = [make_agent(spec, seed=seed) for spec, seed in zip(players, seeds, strict=True)]
     for agent in agents:
         if isinstance(agent, HumanAgent):
             agent.color = args.color

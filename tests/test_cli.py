@@ -115,6 +115,18 @@ def test_aoi_play_one_player_without_automa_names_the_fix(capsys) -> None:
     assert err == "aoi play: error: one player plays against the Automa: e.g. --agents human,automa:1 (or 2-5 players)"
 
 
+def test_aoi_play_names_the_first_problem_of_a_one_seat_command_line(capsys) -> None:
+    """With one seat, an unknown agent spec and a ``--game`` that sets the seats are named as such
+    (both used to be reported as 'one player plays against the Automa', the hint suggesting
+    ``--agents bogus,automa:1``); two-seat command lines already named them."""
+    assert main(["play", "--agents", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown" in err and "'bogus'" in err and "plays against the Automa" not in err, err
+    assert main(["play", "--agents", "heuristic", "--game", "aoi(players=3)"]) == 2
+    err = capsys.readouterr().err
+    assert "--game may not set players: the seats come from --agents" in err, err
+
+
 def test_ctrl_c_stops_a_command_with_exit_130_and_names_it(capsys, monkeypatch) -> None:
     """Ctrl-C (KeyboardInterrupt, whose text is empty) is reported by name, exit code 130."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import io
 import re
 import shlex
 from pathlib import Path
@@ -362,3 +363,94 @@ def test_the_readme_counts_are_the_data():
     assert words.split().index(oracles[1].lower()) == len(list((ROOT / "tests").rglob("test_oracle_*.py")))
     spaces = {(page.name, int(n)) for page in PAGES for n in re.findall(r"Discrete\((\d+)\)", page.read_text())}
     assert spaces and all(n == NUM_ACTIONS for _, n in spaces), spaces
+
+
+# -- what the tools print and write ----------------------------------------------------------------
+
+
+def test_aoi_demo_moves_prints_numbered_decisions_as_documented():
+    """docs/tools.md: ``aoi demo --moves`` prints each decision as ``N seat S: move``, N counting
+    from 0 (the earlier text showed ``seat S: move`` without the number)."""
+    from aoi_env.cli import main
+
+    assert "`N seat S: move`, N the decision's number from 0" in " ".join(_section("tools.md", "## Playing").split())
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["demo", "--players", "2", "--seed", "1", "--moves"]) == 0
+    lines = [m for m in (re.match(r"^\s*(\d+) seat (\d): \S", x) for x in printed.getvalue().splitlines()) if m]
+    assert len(lines) > 50
+    assert [int(m[1]) for m in lines] == list(range(len(lines)))
+
+
+def test_the_html_replay_page_sizes_the_docs_give(tmp_path: Path):
+    """docs/tools.md: a frame of the ``aoi replay --html`` page takes about 35 KB with 2 seats and
+    45-50 KB with 4, a 4-player game's page 13-23 MB (four random players: the 13 MB end)."""
+    from train.records import play_record
+    from train.replay import run_replay
+
+    text = " ".join(_section("tools.md", "## `aoi replay").split())
+    sizes = r"about (\d+) KB each with 2 seats, (\d+)-(\d+) KB with 4\), so a 4-player game is a (\d+)-(\d+) MB"
+    claim = re.search(sizes, text)
+    assert claim, "docs/tools.md no longer states the HTML page's frame and page sizes"
+    two, lo4, hi4, page_lo, page_hi = (int(x) for x in claim.groups())
+    for players, lo, hi in ((2, 0.9 * two, 1.1 * two), (4, lo4, hi4)):
+        page = tmp_path / f"{players}.html"
+        run_replay(play_record(f"aoi(players={players})", ["random"] * players, seed=0), final=True, html_file=page,
+                   out=io.StringIO())  # fmt: skip
+        last = re.search(r'id="slider" type="range" min="0" max="(\d+)"', page.read_text(encoding="utf-8"))
+        frames = int(last[1]) + 1
+        size = page.stat().st_size
+        assert lo <= size / frames / 1000 <= hi, (players, size / frames / 1000)
+        if players == 4:
+            assert page_lo <= size / 1e6 <= page_hi, size
+
+
+def test_evaluation_record_names_are_the_documented_ones(tmp_path: Path):
+    """docs/training.md: ``aoi eval --records DIR`` writes ``DIR/model-vs-SPEC-NNNN.json`` with the
+    spec's other characters than letters and digits as ``_`` (``model-vs-automa_1-0000.json``, not
+    ``model-vs-automa:1-0000.json``)."""
+    from agents import make_agent
+    from train.evaluate import evaluate
+
+    section = _section("training.md", "## Evaluation")
+    example = re.search(r"`(model-vs-[\w-]+\.json)`", section)
+    assert example, "docs/training.md no longer gives an example record name"
+    evaluate(make_agent("random", seed=0), "automa:1", games=1, label="model", records=tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [example[1]]
+
+
+def test_a_wrong_binding_is_caught_only_when_the_masks_differ():
+    """docs/agents.md: ``act`` compares the mask with the bound game's legal ids, so a wrong game
+    whose pending decision has the same legal ids (another game's first set pick) goes unnoticed,
+    and one with another mask raises ``ValueError``."""
+    import numpy as np
+
+    from agents import HeuristicAgent
+    from aoi_env import Game
+    from aoi_env.core.moves import NUM_ACTIONS
+
+    assert "goes unnoticed" in " ".join(_text("agents.md").split())
+    game, other = Game("aoi(players=3)", seed=0), Game("aoi(players=3)", seed=1)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[game.legal_actions()] = 1
+    assert game.current_seat() != other.current_seat() and game.legal_actions() == other.legal_actions()
+    assert HeuristicAgent(seed=0).bind(other).act(None, mask) in other.legal_actions()  # no error: same ids
+    other.apply_action(other.legal_actions()[0])
+    with pytest.raises(ValueError, match="does not match the bound game"):
+        HeuristicAgent(seed=0).bind(other).act(None, mask)
+
+
+def test_the_bench_sample_note_gives_the_current_state_size():
+    """docs/tools.md: the bench sample predates state schema 2; the note under it gives the size
+    ``aoi bench`` now reports as ``state_bytes`` (``state.to_bytes()`` of a fresh 4-player game,
+    seed 0, as ``aoi_env.bench.bench_memory`` measures it)."""
+    import inspect
+
+    from aoi_env import Game
+    from aoi_env.bench import bench_memory
+
+    stated = re.search(r"with which\s+`state_bytes` is (\d+)", _text("tools.md"))
+    assert stated, "docs/tools.md no longer gives the current state_bytes"
+    defaults = {k: v.default for k, v in inspect.signature(bench_memory).parameters.items()}
+    game = Game(f"aoi(players={defaults['players']})", seed=defaults["seed"])
+    assert len(game.state.to_bytes()) == int(stated[1])
