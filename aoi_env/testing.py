@@ -29,7 +29,7 @@ cannot reach.  A test that builds one on purpose opts out with ``Scenario(..., c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -527,6 +527,44 @@ def power_moved(before: Game, after: Game, seat: int) -> int:
 # random play and the oracle check (STYLE §5.11)
 
 
+def random_action(g: Game, rng: np.random.Generator) -> int:
+    """A uniformly random legal id of ``g``'s pending decision.
+
+    Draws exactly one ``rng.integers(len(g.legal_actions()))``, the draw of the inline loops the
+    tests used, so a seeded generator plays the same positions as they did.  ValueError once the
+    game is over (no legal id), without drawing.
+    """
+    legal = g.legal_actions()
+    if not legal:
+        raise ValueError("random_action: the game is over, there is no legal action")
+    return legal[int(rng.integers(len(legal)))]
+
+
+def play_random(
+    g: Game,
+    rng: np.random.Generator,
+    until: Callable[[Game], bool] | None = None,
+    *,
+    max_decisions: int | None = None,
+) -> Game:
+    """Apply ``random_action(g, rng)`` until ``until(g)`` holds or the game is over; return ``g``.
+
+    ``until`` is checked before every decision (not at all once the game is over), so a game where
+    it already holds is left unchanged; without it the game is played to its end.  A caller that
+    needs ``until`` to have been reached checks it (or ``g.is_over()``) afterwards.
+    ``max_decisions`` caps the ids this call applies (``apply_action`` calls): needing one more is
+    an AssertionError naming the count.
+    """
+    applied = 0
+    while not g.is_over() and not (until is not None and until(g)):
+        if max_decisions is not None and applied >= max_decisions:
+            what = "until(g) still false" if until is not None else "the game not over"
+            raise AssertionError(f"play_random: {what} after {applied} decisions (max_decisions={max_decisions})")
+        g.apply_action(random_action(g, rng))
+        applied += 1
+    return g
+
+
 def biased_random_action(g: Game, rng: np.random.Generator) -> int:
     """A random legal id that prefers real actions over conversions and passing.
 
@@ -591,7 +629,7 @@ def check_random_game(
             assert g.state.to_bytes() == before, "a rejected id changed the state"
             assert g.clone().state == g.state
             assert State.from_bytes(before) == g.state
-        a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+        a = biased_random_action(g, rng) if biased else random_action(g, rng)
         g.apply_action(a)
     check(g, strict=True)
     return g

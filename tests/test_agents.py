@@ -42,7 +42,7 @@ from aoi_env.core.state import (
     P_TOOLS,
 )
 from aoi_env.data.enums import Building
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, play_random, random_action
 
 FACTIONS = ["felines", "omar", "monks"]
 BOARDS = ["lake", "forest", "desert"]
@@ -220,7 +220,7 @@ def test_hidden_information_is_redrawn_from_what_the_seat_knows() -> None:
     g = Game("aoi(players=1,automa=druids:4)", seed=3)
     rng = np.random.default_rng(0)
     for _ in range(60):
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        g.apply_action(random_action(g, rng))
     deck = automa._pile(automa.record(g, 1), automa.A_DECK, automa.A_DECK_LEN)
     other = _with_deck(g, deck[::-1])
     other.state.glob[G_SEED] += 1
@@ -253,23 +253,20 @@ def test_level_1_star_3_stays_on_top_of_the_reserve_when_redrawn() -> None:
 
     g = Game("aoi(players=1,automa=simpletons:1)", seed=7)
     rng = np.random.default_rng(0)
-    while int(g.state.glob[G_ROUND]) < 1 or g.current_seat() != 0:
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    play_random(g, rng, lambda g: int(g.state.glob[G_ROUND]) >= 1 and g.current_seat() == 0)
     assert reserve(g)[0] == 3
     redrawn = [reserve(hidden.resample(g, np.random.default_rng(k))) for k in range(12)]
     assert all(r[0] == 3 and sorted(r) == sorted(reserve(g)) for r in redrawn)
     assert len({tuple(r[1:]) for r in redrawn}) > 1  # the rest is still redrawn
     c = hidden.resample(g, np.random.default_rng(1))
-    while int(c.state.glob[G_ROUND]) < 2:
-        c.apply_action(c.legal_actions()[int(rng.integers(len(c.legal_actions())))])
+    play_random(c, rng, lambda c: int(c.state.glob[G_ROUND]) >= 2)
     rec = automa.record(c, 1)
     assert 3 in automa._pile(rec, automa.A_DECK, automa.A_DECK_LEN) + automa._pile(
         rec, automa.A_DISCARD, automa.A_DISCARD_LEN
     )
 
     g2 = Game("aoi(players=1,automa=simpletons:2)", seed=7)  # level 2: no known card, any top
-    while int(g2.state.glob[G_ROUND]) < 1 or g2.current_seat() != 0:
-        g2.apply_action(g2.legal_actions()[int(rng.integers(len(g2.legal_actions())))])
+    play_random(g2, rng, lambda g: int(g.state.glob[G_ROUND]) >= 1 and g.current_seat() == 0)
     assert len({reserve(hidden.resample(g2, np.random.default_rng(k)))[0] for k in range(12)}) > 1
 
 
@@ -592,10 +589,7 @@ def test_heuristic_follow_up_acts_only_when_the_seat_decides_next() -> None:
 @pytest.mark.parametrize("agent", [HeuristicAgent(seed=0), RandomAgent(seed=0)])
 def test_choosing_in_a_finished_game_is_a_clear_error(agent: Agent) -> None:
     """No decision is pending once the game is over (R86): a ValueError that says so."""
-    g = Game("aoi(players=2)", seed=0)
-    rng = np.random.default_rng(0)
-    while not g.is_over():
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    g = play_random(Game("aoi(players=2)", seed=0), np.random.default_rng(0))
     with pytest.raises(ValueError, match="the game is over: there is no decision to choose"):
         agent.choose(g)
 
@@ -607,8 +601,7 @@ def test_a_scripted_agent_subclass_gets_a_seeded_generator() -> None:
 
     class Pick(ScriptedAgent):
         def choose(self, game: Game) -> int:
-            legal = game.legal_actions()
-            return legal[int(self.rng.integers(len(legal)))]
+            return random_action(game, self.rng)
 
     game = Game("aoi(players=2)", seed=0)
     assert [Pick(4).choose(game) for _ in range(3)] == [Pick(4).choose(game)] * 3

@@ -52,7 +52,7 @@ from aoi_env.core.state import (
     P_VP,
 )
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, play_random, random_action
 
 AUTOMA = 1  # seat of the Automa in "1 human + 1 Automa"
 CARDS = am.automa_data().cards
@@ -147,9 +147,8 @@ def test_automa_requested_terrain_is_kept_from_the_humans(game: str) -> None:
         while g.state.players[0, P_BOARD] < 0 or g.pending_kind() in (Kind.PICK_BUNDLE, Kind.SOLO_PICK):
             assert not any(m.split()[-1].upper() in Terrain.__members__ and Terrain[m.split()[-1].upper()] in wanted
                            for m in g.legal_moves()), g.legal_moves()  # fmt: skip
-            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
-        while g.pending_kind() is not None and g.state.players[-1, P_BOARD] < 0:
-            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+            g.apply_action(random_action(g, rng))
+        play_random(g, rng, lambda g: g.state.players[-1, P_BOARD] >= 0)
         humans = g.config.players
         assert not {int(b) for b in g.state.players[:humans, P_BOARD]} & wanted
         assert {int(b) for b in g.state.players[humans:, P_BOARD]} == wanted
@@ -540,10 +539,7 @@ def test_automa_solo_games_finish_at_every_level(level: int) -> None:
     for seed in range(200):
         spec = f"{factions[seed % len(factions)]}:{level}"
         g = Game(f"aoi(players=1,automa={spec},setup_choices=random)", seed=seed)
-        rng = np.random.default_rng(seed)
-        while not g.is_over():
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+        play_random(g, np.random.default_rng(seed))
         assert g.state.players[AUTOMA, P_VP] >= 20
 
 

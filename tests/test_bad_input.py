@@ -54,6 +54,7 @@ from aoi_env.core.state import (
     Phase,
     State,
 )
+from aoi_env.testing import play_random, random_action
 from aoi_env.vector import VectorGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -335,10 +336,7 @@ def test_a_state_with_a_field_out_of_range_does_not_load(seat: int, field: str):
     legal ids were computed, or loaded and crashed on a later move (seat 0's faction)."""
     from aoi_env.core.state import G_ROUND, P_BOARD, P_FACTION
 
-    g = Game("aoi(players=2)", seed=0)
-    rng = np.random.default_rng(0)
-    while int(g.state.glob[G_ROUND]) < 1:
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    g = play_random(Game("aoi(players=2)", seed=0), np.random.default_rng(0), lambda g: int(g.state.glob[G_ROUND]) >= 1)
     edited = State.from_bytes(g.state.to_bytes())
     edited.players[seat, P_FACTION if field == "faction" else P_BOARD] = 99
     name = "faction" if field == "faction" else "planning board"
@@ -458,7 +456,7 @@ def test_an_id_field_out_of_range_is_named_when_loading(config: str, edit, messa
     g = Game(config, seed=0)
     rng = np.random.default_rng(0)
     for _ in range(40):
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        g.apply_action(random_action(g, rng))
     edit(g.state, g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(config, state=State.from_bytes(g.state.to_bytes()))
@@ -488,9 +486,8 @@ def test_resample_needs_a_generator():
 def _at(config: str, phase: str) -> Game:
     """A game of ``config`` at its first decision ("setup") or at its first action ("actions")."""
     g = Game(config, seed=0)
-    rng = np.random.default_rng(0)
-    while phase == "actions" and g.state.glob[G_PHASE] != Phase.ACTIONS:
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    if phase == "actions":
+        play_random(g, np.random.default_rng(0), lambda g: g.state.glob[G_PHASE] == Phase.ACTIONS)
     return g
 
 
@@ -544,12 +541,9 @@ def _innovation_out_but_shown(g: Game) -> None:
 def _at_phase(config: str, phase: int) -> Game:
     """The first decision of ``phase`` in a random game of ``config`` (Phase I / III decide rarely)."""
     for seed in range(200):
-        g = Game(config, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not g.is_over():
-            if g.state.glob[G_PHASE] == phase:
-                return g
-            g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        g = play_random(Game(config, seed=seed), np.random.default_rng(seed), lambda g: g.state.glob[G_PHASE] == phase)
+        if not g.is_over():
+            return g
     raise AssertionError(f"no decision in phase {phase}")
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from aoi_env.core.board import FAR, geometry, hex_name, parse_hex
+from aoi_env.testing import random_action
 
 GEO = geometry("3-5")
 NO_BRIDGES = np.zeros((0, 2), dtype=np.intp)
@@ -204,8 +205,7 @@ def test_r39_r40_engine_reach_equals_the_geometry_table_over_random_games():
                 assert cached.dtype == bool and not cached.flags.writeable
                 assert np.array_equal(cached, table)
                 checked += 1
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+            g.apply_action(random_action(g, rng))
     assert checked > 1000
 
 

@@ -25,7 +25,7 @@ from aoi_env import Game, GameConfig, age_of_innovation_v0
 from aoi_env.core.moves import A_PASS, NUM_ACTIONS
 from aoi_env.env import REGISTRY_ID, card, final_rewards, raw_env, vp_ranks
 from aoi_env.observation import OBS_SIZE
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, random_action
 
 ENV_MODULE = sys.modules["aoi_env.env"]  # ``aoi_env.env`` itself is the env() factory
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,8 +54,7 @@ def play_to_end(e: raw_env, seed: int) -> None:
     """Masked uniform random play until the game is over (no dead steps taken)."""
     rng = np.random.default_rng(seed)
     while not e.game.is_over():
-        legal = e.game.legal_actions()
-        e.step(legal[int(rng.integers(len(legal)))])
+        e.step(random_action(e.game, rng))
 
 
 # -- A1, A17, A20: classes, metadata, versioned module, registry -----------------------------
@@ -253,8 +252,7 @@ def test_a19_agent_selection_follows_the_pending_seat_through_a_game() -> None:
     while not e.game.is_over():
         assert e.agent_selection == f"player_{e.game.current_seat()}"
         seen.add(e.agent_selection)
-        legal = e.game.legal_actions()
-        e.step(legal[int(rng.integers(len(legal)))])
+        e.step(random_action(e.game, rng))
     assert seen == set(e.possible_agents)
 
 
@@ -317,8 +315,7 @@ def test_a6_rewards_are_zero_until_the_end() -> None:
     while not e.game.is_over():
         _, reward, terminated, _, _ = e.last()
         assert reward == 0.0 and not terminated
-        legal = e.game.legal_actions()
-        e.step(legal[int(rng.integers(len(legal)))])
+        e.step(random_action(e.game, rng))
     vp = e.game.scores()
     # score_diff with two players: (own - other) / 100
     assert e._cumulative_rewards["player_0"] == pytest.approx((vp[0] - vp[1]) / 100)

@@ -14,7 +14,7 @@ from aoi_env.core.state import G_AREA_TOKEN, G_BONUS_ROW, G_ROUND
 from aoi_env.data.enums import Faction, Terrain
 from aoi_env.env import raw_env
 from aoi_env.observation import LAYOUT, OBS_SIZE, SLICES, encode, layout, views
-from aoi_env.testing import Scenario, biased_random_action, play
+from aoi_env.testing import Scenario, biased_random_action, play, play_random, random_action
 
 PLAYER_BLOCKS = [b.name for b in LAYOUT if b.name.startswith("player_")]
 
@@ -102,8 +102,7 @@ def test_style14_cached_sections_equal_a_fresh_encoding() -> None:
             for seat in range(players):
                 fresh = ob.ObservationEncoder(compiled=False).encode(g, seat)
                 np.testing.assert_array_equal(enc.encode(g, seat), fresh)
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+            g.apply_action(random_action(g, rng))
     assert {key for key, _ in enc._cache} == {"map"} and set(enc._shared) == {"map", "displays"}
 
 
@@ -143,8 +142,7 @@ def test_a13_observations_are_float32_in_bounds_in_random_games() -> None:
                 obs = e.observe(agent)
                 assert obs["observation"].dtype == np.float32
                 assert space.contains(obs), f"{agent} at step {step}"
-            legal = e.game.legal_actions()
-            e.step(legal[int(rng.integers(len(legal)))])
+            e.step(random_action(e.game, rng))
             step += 1
         assert space.contains(e.observe("player_0"))
 
@@ -208,8 +206,7 @@ def test_design6_egocentric_rotation_is_one_function_of_the_seat(players: int) -
     g = Game(f"aoi(players={players})", seed=3)
     rng = np.random.default_rng(3)
     for _ in range(80):  # into round 2 or 3, with buildings, passes and a new turn order
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
+        g.apply_action(random_action(g, rng))
     base = views(encode(g, 0))
     for o in range(1, players):
         v = views(encode(g, o))
@@ -273,13 +270,6 @@ def test_a3_state_is_the_observation_of_seat_0() -> None:
     np.testing.assert_array_equal(e.state(), encode(e.game, 0))
 
 
-def play_until_round(g: Game, rnd: int, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    while int(g.state.glob[G_ROUND]) < rnd:
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-
-
 def test_r24_r25_two_player_neutral_faction_is_observed_and_its_token_is_hidden_until_round_6() -> None:
     """R24: with 2 players the neutral science markers are part of the view and the neutral
     scholars sit on the '2' space of every discipline; the area token lies face down (R24.2) and
@@ -293,9 +283,9 @@ def test_r24_r25_two_player_neutral_faction_is_observed_and_its_token_is_hidden_
     assert v["scholar_spaces"][:, 5].tolist() == [0, 1, 0, 0] * 4  # neutral column, space index 1
     assert v["game_players"].tolist() == [1, 0, 0, 0]
     encoder = ob.ObservationEncoder()  # the cached display section must notice the reveal
-    play_until_round(g, 5)
+    play_random(g, np.random.default_rng(0), lambda g: int(g.state.glob[G_ROUND]) >= 5)
     assert views(encoder.encode(g, 1))["neutral_faction"][0] == 0.0
-    play_until_round(g, 6)
+    play_random(g, np.random.default_rng(0), lambda g: int(g.state.glob[G_ROUND]) >= 6)
     for seat in (0, 1):
         assert views(encoder.encode(g, seat))["neutral_faction"][0] == pytest.approx(token / 15)
         assert views(encode(g, seat))["neutral_faction"][0] == pytest.approx(token / 15)
@@ -426,10 +416,7 @@ def test_automa_public_cards_and_bonus_row_are_observed() -> None:
     from aoi_env.core import automa
 
     g = Game("aoi(players=1,automa=simpletons:3)", seed=2)
-    rng = np.random.default_rng(0)
-    while int(automa.record(g, 1)[automa.A_DISCARD_LEN]) < 2:
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
+    play_random(g, np.random.default_rng(0), lambda g: int(automa.record(g, 1)[automa.A_DISCARD_LEN]) >= 2)
     rec = automa.record(g, 1)
     v = both_encoders(g, 0)
     cards = v["player_automa_cards"][1]  # relative seat 1 = the Automa
@@ -451,7 +438,7 @@ def test_automa_deck_order_and_reserve_content_stay_hidden() -> None:
     g = Game("aoi(players=1,automa=druids:4)", seed=3)
     rng = np.random.default_rng(1)
     for _ in range(40):
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+        g.apply_action(random_action(g, rng))
     rec = automa.record(g, 1)
     deck, reserve = int(rec[automa.A_DECK_LEN]), int(rec[automa.A_RESERVE_LEN])
     open_top = int(automa.open_action_card(rec) != 0)  # her face-up action card stays (AUTOMA.md 4.3)
@@ -477,9 +464,11 @@ def test_automa_support_and_face_up_action_card_are_observed_and_kept_by_resampl
     from aoi_env.core.hidden import resample
 
     g = Game("aoi(players=1,automa=powermongers:3)", seed=5)
-    rng = np.random.default_rng(2)
-    while not (automa.open_action_card(automa.record(g, 1)) and g.current_seat() == 0):
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    play_random(
+        g,
+        np.random.default_rng(2),
+        lambda g: bool(automa.open_action_card(automa.record(g, 1))) and g.current_seat() == 0,
+    )
     rec = automa.record(g, 1)
     support, action = int(rec[automa.A_DISCARD.start]), automa.open_action_card(rec)
     assert action == int(rec[automa.A_DECK.start]) and int(rec[automa.A_DECK_LEN]) >= 2

@@ -17,7 +17,7 @@ from aoi_env.data.enums import Terrain
 from aoi_env.env import raw_env
 from aoi_env.render.svg import NEUTRAL_FILL, TERRAIN_FILL, center, render_svg
 from aoi_env.render.text import render_text
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, play_random
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -168,9 +168,8 @@ def test_a16_svg_panel_shows_the_displays_and_each_players_holdings() -> None:
     from aoi_env.render.text import header_text, holdings_text
 
     g = Game("aoi(players=1,automa=simpletons:3)", seed=2)
-    rng = np.random.default_rng(0)
-    while int(g.state.glob[G_ROUND]) < 4:  # into the game: tiles taken, components held
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+    # into the game: tiles taken, components held
+    play_random(g, np.random.default_rng(0), lambda g: int(g.state.glob[G_ROUND]) >= 4)
     texts = [t.text or "" for t in elements(render_svg(g), "text", "panel")]
     for line in header_text(g).splitlines()[1:]:
         assert line in texts

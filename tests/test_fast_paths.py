@@ -16,6 +16,7 @@ from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
 from aoi_env.core.pending import UP_ACTION
 from aoi_env.core.state import P_COMPETENCIES, P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
 from aoi_env.data.enums import Building
+from aoi_env.testing import random_action
 
 UPGRADED = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
 
@@ -26,8 +27,7 @@ def _positions(configs: tuple[tuple[str, int], ...]):
         g = Game(config, seed=seed)
         while not g.is_over():
             yield g
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+            g.apply_action(random_action(g, rng))
 
 
 def test_r66_r70_can_upgrade_equals_a_non_empty_target_list() -> None:

@@ -16,6 +16,7 @@ from aoi_env import Game
 from aoi_env.core import automa, hidden
 from aoi_env.core.invariants import violations
 from aoi_env.core.state import G_ROUND, State
+from aoi_env.testing import play_random
 
 
 def _pile(g: Game, field: slice, length: int) -> list[int]:
@@ -28,14 +29,6 @@ def _deck(g: Game) -> list[int]:
 
 def _reserve(g: Game) -> list[int]:
     return _pile(g, automa.A_RESERVE, automa.A_RESERVE_LEN)
-
-
-def _play_until(g: Game, done, seed: int = 0) -> Game:
-    rng = np.random.default_rng(seed)
-    while not done(g):
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-    return g
 
 
 def _starters() -> set[int]:
@@ -59,7 +52,7 @@ def test_automa_4_3_a_drawn_card_and_the_action_card_looked_at_are_seen() -> Non
     g = Game("aoi(players=1,automa=druids:4)", seed=1)
     before = automa.unseen_cards(automa.record(g, 1))
     assert len(before) == 2
-    g = _play_until(g, lambda g: automa.open_action_card(automa.record(g, 1)) != 0)
+    g = play_random(g, np.random.default_rng(0), lambda g: automa.open_action_card(automa.record(g, 1)) != 0)
     rec = automa.record(g, 1)
     seen = {automa.support_card(rec), automa.open_action_card(rec)}
     assert automa.unseen_cards(rec) == [c for c in before if c not in seen]
@@ -69,11 +62,19 @@ def test_automa_4_6_the_reserve_card_that_joins_her_deck_is_unseen() -> None:
     """§4.6 step 2: each new round the reserve's top card joins her deck face down; at level 1 the
     first such card is *3, which everyone knows (§3.5 step 4)."""
     for level, known in ((2, False), (1, True)):
-        g = _play_until(Game(f"aoi(players=1,automa=simpletons:{level})", seed=4), lambda g: g.state.glob[G_ROUND] >= 1)
-        g = _play_until(g, lambda g: g.state.glob[G_ROUND] < 1 or automa.open_action_card(automa.record(g, 1)) != 0)
+        g = play_random(
+            Game(f"aoi(players=1,automa=simpletons:{level})", seed=4),
+            np.random.default_rng(0),
+            lambda g: g.state.glob[G_ROUND] >= 1,
+        )
+        g = play_random(
+            g,
+            np.random.default_rng(0),
+            lambda g: g.state.glob[G_ROUND] < 1 or automa.open_action_card(automa.record(g, 1)) != 0,
+        )
         joining = _reserve(g)[0]
         left_unseen = automa.unseen_cards(automa.record(g, 1))  # round 1's cards not drawn or looked at
-        g = _play_until(g, lambda g: g.state.glob[G_ROUND] >= 2 and g.current_seat() == 0)
+        g = play_random(g, np.random.default_rng(0), lambda g: g.state.glob[G_ROUND] >= 2 and g.current_seat() == 0)
         unseen = set(automa.unseen_cards(automa.record(g, 1)))
         assert (joining in unseen) is not known
         assert joining in _deck(g) + _pile(g, automa.A_DISCARD, automa.A_DISCARD_LEN)
@@ -85,7 +86,11 @@ def test_hidden_resample_redraws_which_reserve_cards_are_in_her_deck() -> None:
     anew from the unseen cards: two games that differ only in it resample to the same state with
     the same generator, every advanced card turns up over many draws, and the known cards, the
     pile sizes and the unseen count stay."""
-    g = _play_until(Game("aoi(players=1,automa=simpletons:3)", seed=2), lambda g: g.state.glob[G_ROUND] >= 1)
+    g = play_random(
+        Game("aoi(players=1,automa=simpletons:3)", seed=2),
+        np.random.default_rng(0),
+        lambda g: g.state.glob[G_ROUND] >= 1,
+    )
     rec = automa.record(g, 1)
     (extra,) = automa.unseen_cards(rec)
     other = g.clone()
@@ -111,8 +116,9 @@ def test_hidden_resample_redraws_which_reserve_cards_are_in_her_deck() -> None:
 
 def test_hidden_resample_keeps_the_action_card_on_top_and_known_cards_in_the_deck() -> None:
     """§4.3: her action card, looked at, stays on top; the other known cards stay in her deck."""
-    g = _play_until(
+    g = play_random(
         Game("aoi(players=1,automa=druids:4)", seed=5),
+        np.random.default_rng(0),
         lambda g: g.state.glob[G_ROUND] >= 1 and automa.open_action_card(automa.record(g, 1)) != 0,
     )
     rec = automa.record(g, 1)
@@ -131,8 +137,9 @@ def test_hidden_resample_keeps_the_action_card_on_top_and_known_cards_in_the_dec
 def test_automa_3_5_a_card_marked_unseen_must_be_a_face_down_reserve_card_in_her_deck(card: str, why: str) -> None:
     """The invariant checker refuses an unseen mark on a card everyone knows or that is not in her
     deck (loading such a state names it)."""
-    g = _play_until(
+    g = play_random(
         Game("aoi(players=1,automa=druids:4)", seed=5),
+        np.random.default_rng(0),
         lambda g: g.state.glob[G_ROUND] >= 1 and automa.open_action_card(automa.record(g, 1)) != 0,
     )
     rec = automa.record(g, 1)

@@ -57,7 +57,7 @@ from aoi_env.core.state import (
     State,
 )
 from aoi_env.data.enums import Building
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, play_random, random_action
 from tests.test_bad_input import _at, _at_phase, _repeat_first, _row_below, _set
 
 
@@ -67,15 +67,6 @@ def _refused_after(g: Game, edit: Callable[[Game], None], message: str) -> None:
     edit(g)
     with pytest.raises(ValueError, match=f"not a valid position .*{message}"):
         Game(g.config, state=State.from_bytes(g.state.to_bytes()))
-
-
-def _played_until(config: str, done: Callable[[Game], bool]) -> Game:
-    """A seeded random game of ``config`` played until ``done``."""
-    g = Game(config, seed=0)
-    rng = np.random.default_rng(0)
-    while not done(g):
-        g.apply_action(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
-    return g
 
 
 def _turn(*rows: tuple[Kind, int]) -> Callable[[Game], None]:
@@ -207,7 +198,7 @@ def test_r56_r81_a_passing_order_or_turn_row_out_of_its_phase_is_refused_when_lo
 def test_r82_a_finished_game_with_a_pending_row_is_refused_when_loading() -> None:
     """R82: after the final scoring nothing is pending; a MAIN row left on the stack of a finished
     game would let a seat act after the end."""
-    g = _played_until("aoi(players=2)", Game.is_over)
+    g = play_random(Game("aoi(players=2)", seed=0), np.random.default_rng(0))
 
     def main_after_the_end(g: Game) -> None:
         g.state.stack[0, :2] = (Kind.MAIN, 0)
@@ -218,7 +209,7 @@ def test_r82_a_finished_game_with_a_pending_row_is_refused_when_loading() -> Non
 
 def _at_kind(config: str, kind: Kind) -> Game:
     """The first decision of ``kind`` in a random game of ``config``."""
-    return _played_until(config, lambda g: g.pending_kind() == kind)
+    return play_random(Game(config, seed=0), np.random.default_rng(0), lambda g: g.pending_kind() == kind)
 
 
 def test_r21_an_initial_placement_of_no_building_is_refused_when_loading() -> None:
@@ -572,7 +563,7 @@ def _at_initial(config: str, placed: int = 0) -> Game:
         on_the_map = int((g.state.hexes[:, H_BUILDING] > 0).sum())
         return g.pending_kind() in (Kind.INITIAL_PLACE, Kind.INITIAL_KIND) and on_the_map == placed
 
-    return _played_until(config, reached)
+    return play_random(Game(config, seed=0), np.random.default_rng(0), reached)
 
 
 def _first_workshop_to(offset: int) -> Callable[[Game], None]:
@@ -676,8 +667,7 @@ def test_r21_r22_automa_played_setups_keep_the_initial_placement_order(config: s
         rng = np.random.default_rng(seed)
         while g.state.glob[G_PHASE] == Phase.SETUP:
             assert not violations(g)
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+            g.apply_action(random_action(g, rng))
         assert not violations(g)
         assert int((g.state.hexes[:, H_BUILDING] > 0).sum()) >= 2 * g.seats - 1
 

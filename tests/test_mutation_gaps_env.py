@@ -10,15 +10,7 @@ import pytest
 from aoi_env import Game
 from aoi_env.env import raw_env
 from aoi_env.observation import ObservationEncoder, encode, views
-
-
-def _play_to_end(g: Game, seed: int = 0) -> Game:
-    rng = np.random.default_rng(seed)
-    while not g.is_over():
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-    return g
-
+from aoi_env.testing import play_random
 
 # -- env.py ------------------------------------------------------------------------------------
 
@@ -70,7 +62,7 @@ def test_design8_start_position_is_copied_not_shared() -> None:
 def test_design8_start_position_must_not_be_over() -> None:
     """A game that has ended cannot be a start position (no agent would have a decision, A7/P1):
     ValueError.  Mutant E23: the ``is_over`` check is dropped."""
-    g = _play_to_end(Game("aoi(players=2,setup_choices=random)", seed=2))
+    g = play_random(Game("aoi(players=2,setup_choices=random)", seed=2), np.random.default_rng(0))
     e = raw_env(num_players=2)
     with pytest.raises(ValueError, match="already over"):
         e.reset(options={"game": g})
@@ -127,7 +119,7 @@ def test_a7_final_observation_shows_round_and_phase_over(compiled: bool) -> None
 
     if compiled and not observation_jit.AVAILABLE:
         pytest.skip("numba not installed")
-    g = _play_to_end(Game("aoi(players=2,setup_choices=random)", seed=2))
+    g = play_random(Game("aoi(players=2,setup_choices=random)", seed=2), np.random.default_rng(0))
     for seat in range(2):
         v = views(ObservationEncoder(compiled=compiled).encode(g, seat))
         assert v["round"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1]

@@ -18,6 +18,7 @@ import pytest
 from aoi_env import observation_jit
 from aoi_env.core.engine import Game
 from aoi_env.observation import ObservationEncoder
+from aoi_env.testing import random_action
 
 needs_numba = pytest.mark.skipif(not observation_jit.AVAILABLE, reason="numba is not installed")
 
@@ -46,8 +47,7 @@ def test_issue10_compiled_encoder_equals_the_numpy_encoder(config: str, seed: in
         for seat in range(g.seats):
             np.testing.assert_array_equal(fast.encode(g, seat), reference.encode(g, seat))
             checked += 1
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
+        g.apply_action(random_action(g, rng))
     for seat in range(g.seats):  # and the final position (no pending decision)
         np.testing.assert_array_equal(fast.encode(g, seat), reference.encode(g, seat))
     assert checked > 100
@@ -106,8 +106,7 @@ def test_issue10_encode_into_a_batch_row_equals_encode(compiled: bool) -> None:
     rng = np.random.default_rng(3)
     batch = np.full((3, OBS_SIZE), 7.0, dtype=np.float32)
     for _ in range(60):
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
+        g.apply_action(random_action(g, rng))
     for seat in range(2):
         enc.encode_into(batch[seat], g, seat)
         np.testing.assert_array_equal(batch[seat], enc.encode(g, seat))

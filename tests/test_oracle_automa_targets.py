@@ -62,7 +62,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import NUM_COLS, NUM_POSITIONS
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import PIECES, POWER_VALUE, adjacent, built_bridges, reach_from
 
 # ------------------------------------------------------------------------------------------------
@@ -437,8 +437,7 @@ def play(
 
     with automa_frames(on_before, on_step):
         while not g.is_over():
-            legal = g.legal_actions()
-            g.apply_action(biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))])
+            g.apply_action(biased_random_action(g, rng) if biased else random_action(g, rng))
     finish()
     return oracle
 

@@ -108,7 +108,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import NUM_POSITIONS
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, random_action
 from tests.rules.oracle_common import (
     AREA_VP,
     DISC,
@@ -770,8 +770,7 @@ def play(game: str, seed: int, specs: dict[int, tuple[str, int]], biased: bool, 
 
     with automa_frames(oracle.before_turn, on_step), step_snapshots(oracle.before_step):
         while not g.is_over():
-            legal = g.legal_actions()
-            g.apply_action(biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))])
+            g.apply_action(biased_random_action(g, rng) if biased else random_action(g, rng))
     oracle.final(g)
     stats.update(oracle.stats)
 

@@ -44,6 +44,7 @@ from aoi_env.core.state import (
     G_PALACE_STATE,
     G_PAVILIONS_LEFT,
     G_PHASE,
+    G_ROUND,
     G_SCHOLAR_SPACES,
     H_BUILDING,
     H_MARK,
@@ -74,7 +75,7 @@ from aoi_env.core.state import (
 from aoi_env.data.enums import Building
 from aoi_env.env import raw_env
 from aoi_env.fuzz import automa_factions, board_sides
-from aoi_env.testing import Scenario, biased_random_action, check_random_game
+from aoi_env.testing import Scenario, biased_random_action, check_random_game, play_random, random_action
 
 FACTIONS = ["inventors", "monks", "illusionists"]
 BOARDS = ["plains", "lake", "swamp"]
@@ -604,6 +605,50 @@ def test_issue9_oracle_every_offered_id_applies_over_configurations(config: Game
     check_random_game(config, seed, oracle=True)
 
 
+def test_style511_random_play_helpers_draw_as_the_inline_loop() -> None:
+    """``random_action`` draws exactly ``rng.integers(len(legal))`` per decision, as the inline
+    loops the tests used before it did, so ``play_random`` with the same seed reaches the same
+    positions; ``until`` is checked before every decision, the end of the game stops the play,
+    and ``max_decisions`` names the count once it is used up."""
+
+    def inline(seed: int, done) -> tuple[Game, np.random.Generator, int]:  # noqa: ANN001 - a predicate
+        g, rng, n = Game("aoi(players=3)", seed=seed), np.random.default_rng(seed), 0
+        while not done(g):
+            legal = g.legal_actions()
+            g.apply_action(legal[int(rng.integers(len(legal)))])
+            n += 1
+        return g, rng, n
+
+    old, old_rng, _ = inline(5, Game.is_over)
+    rng = np.random.default_rng(5)
+    g = play_random(Game("aoi(players=3)", seed=5), rng)
+    assert g.is_over() and g.state.to_bytes() == old.state.to_bytes()
+    assert rng.bit_generator.state == old_rng.bit_generator.state  # the same draws, no more
+
+    def round_2(g: Game) -> bool:
+        return int(g.state.glob[G_ROUND]) >= 2
+
+    old, old_rng, n = inline(6, round_2)
+    rng = np.random.default_rng(6)
+    g = play_random(Game("aoi(players=3)", seed=6), rng, round_2, max_decisions=n)  # exactly n is enough
+    assert int(g.state.glob[G_ROUND]) == 2 and not g.is_over()
+    assert g.state.to_bytes() == old.state.to_bytes() and rng.bit_generator.state == old_rng.bit_generator.state
+    before = rng.bit_generator.state
+    assert play_random(g, rng, round_2) is g  # already there: no decision, no draw
+    assert g.state.to_bytes() == old.state.to_bytes() and rng.bit_generator.state == before
+    legal = g.legal_actions()
+    assert random_action(g, np.random.default_rng(1)) == legal[int(np.random.default_rng(1).integers(len(legal)))]
+
+    with pytest.raises(AssertionError, match=rf"play_random: until\(g\) still false after {n - 1} decisions"):
+        play_random(Game("aoi(players=3)", seed=6), np.random.default_rng(6), round_2, max_decisions=n - 1)
+    with pytest.raises(AssertionError, match=r"play_random: the game not over after 3 decisions \(max_decisions=3\)"):
+        play_random(Game("aoi(players=3)", seed=6), np.random.default_rng(6), max_decisions=3)
+    end = play_random(Game("aoi(players=3)", seed=6), np.random.default_rng(6), lambda g: False)  # stops at the end
+    assert end.is_over()
+    with pytest.raises(ValueError, match="random_action: the game is over"):
+        random_action(end, np.random.default_rng(0))
+
+
 # ------------------------------------------------------------------------------------------------
 # 3. determinism and persistence
 
@@ -856,12 +901,7 @@ def test_design8_describing_an_illegal_id_is_rejected() -> None:
 
 
 def finished_game() -> Game:
-    g = Game("aoi(players=2)", seed=3)
-    rng = np.random.default_rng(3)
-    while not g.is_over():
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-    return g
+    return play_random(Game("aoi(players=2)", seed=3), np.random.default_rng(3))
 
 
 def test_r82_no_move_after_the_game_is_over() -> None:
@@ -922,8 +962,7 @@ def test_a7_raw_env_step_after_the_end() -> None:
     e.reset(options={"game": Game("aoi(players=2)", seed=3)})
     rng = np.random.default_rng(3)
     while not e.game.is_over():
-        legal = e.game.legal_actions()
-        e.step(legal[int(rng.integers(len(legal)))])
+        e.step(random_action(e.game, rng))
     final = e.game.state.to_bytes()
     with pytest.raises(ValueError, match="when an agent is dead, the only valid action is None"):
         e.step(5)
@@ -1006,8 +1045,7 @@ def test_issue9_check_invariants_option_checks_every_step() -> None:
     e.reset(seed=1)
     rng = np.random.default_rng(1)
     while not e.game.is_over():
-        legal = e.game.legal_actions()
-        e.step(legal[int(rng.integers(len(legal)))])
+        e.step(random_action(e.game, rng))
     assert all(e.terminations.values())
 
 

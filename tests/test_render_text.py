@@ -39,7 +39,7 @@ from aoi_env.render.text import (
     players_text,
     render_text,
 )
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, play_random
 
 
 def marked_position() -> Game:
@@ -69,15 +69,6 @@ def cell(g: Game, name: str) -> str:
     row, col = divmod(pos, NUM_COLS)
     line = board_text(g).split("\n")[1 + row].ljust(cell_start(row, NUM_COLS))
     return line[cell_start(row, col) : cell_start(row, col) + CELL]
-
-
-def play_random(game: str, seed: int, until) -> Game:  # noqa: ANN001 - a predicate on the game
-    g = Game(game, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not until(g):
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-    return g
 
 
 # ------------------------------------------------------------------------------------------------
@@ -188,7 +179,11 @@ def test_automa_md_4_3_support_and_face_up_action_card_are_shown() -> None:
     from aoi_env.core import automa
 
     assert "support card" not in players_text(Game("aoi(players=1,automa=druids:3)", seed=4))
-    g = play_random("aoi(players=1,automa=druids:3)", 4, lambda g: automa.open_action_card(automa.record(g, 1)) > 0)
+    g = play_random(
+        Game("aoi(players=1,automa=druids:3)", seed=4),
+        np.random.default_rng(4),
+        lambda g: automa.open_action_card(automa.record(g, 1)) > 0,
+    )
     rec = automa.record(g, 1)
     support, action = int(rec[automa.A_DISCARD.start]), automa.open_action_card(rec)
     label = {c: f"*{c}" if automa.automa_data().cards[c].starter else str(c) for c in (support, action)}
@@ -198,7 +193,11 @@ def test_automa_md_4_3_support_and_face_up_action_card_are_shown() -> None:
 def test_automa_md_4_5_bonus_row_deck_size_and_marked_buildings() -> None:
     """AUTOMA.md §4.5 bonus row: the display is shown left to right (her cards take a tile by
     position); her deck only as a count (the order is hidden); her marked buildings by name."""
-    g = play_random("aoi(players=1,automa=simpletons:3)", 7, lambda g: g.state.hexes[:, H_MARK].any())
+    g = play_random(
+        Game("aoi(players=1,automa=simpletons:3)", seed=7),
+        np.random.default_rng(7),
+        lambda g: g.state.hexes[:, H_MARK].any(),
+    )
     row = [g.data.bonus_ids[int(b)] for b in g.state.glob[G_BONUS_ROW] if b >= 0]
     shown = next(line for line in header_text(g).split("\n") if line.startswith("bonus row (left to right"))
     assert [x.split("(")[0] for x in shown.split(": ", 1)[1].split()] == row

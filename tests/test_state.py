@@ -23,6 +23,7 @@ from aoi_env.core.state import (
     STATE_SCHEMA_VERSION,
     State,
 )
+from aoi_env.testing import random_action
 
 GAMES = ["aoi(players=2)", "aoi(players=3)", "aoi(players=4,distribution=draft)", "aoi(players=5,ruleset=v1.0)"]
 
@@ -34,8 +35,7 @@ def in_progress(game: str, seed: int = 3, moves: int = 40) -> Game:
     for _ in range(moves):
         if g.is_over():
             break
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
+        g.apply_action(random_action(g, rng))
     return g
 
 
@@ -180,7 +180,7 @@ def test_game_rebuilt_from_bytes_continues_identically(game: str):
         legal = original.legal_actions()
         assert rebuilt.legal_actions() == legal
         assert rebuilt.legal_moves() == original.legal_moves()
-        a = legal[int(rng.integers(len(legal)))]
+        a = random_action(original, rng)
         original.apply_action(a)
         rebuilt.apply_action(a)
     assert rebuilt.is_over()

@@ -347,14 +347,14 @@ def test_eval_records_replay_to_the_evaluated_games(tmp_path: Path, vs: str, gam
 def test_a_record_from_actions_must_be_the_games_own() -> None:
     """``record_from_actions`` replays a trajectory on the game it names: a wrong seat, an illegal
     id or a game it does not finish is a ValueError naming the decision."""
+    from aoi_env.testing import random_action
     from train.records import record_from_actions
 
     g = Game("aoi(players=2)", seed=5)
     rng = np.random.default_rng(0)
     trajectory = []
     while not g.is_over():
-        legal = g.legal_actions()
-        trajectory.append((g.current_seat(), legal[int(rng.integers(len(legal)))]))
+        trajectory.append((g.current_seat(), random_action(g, rng)))
         g.apply_action(trajectory[-1][1])
     rec = record_from_actions("aoi(players=2)", 5, ["a", "b"], trajectory)
     assert rec.scores == [int(x) for x in g.scores()] and rec.decisions == len(trajectory)

@@ -82,7 +82,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import NUM_POSITIONS
 from aoi_env.data.enums import Faction
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, random_action
 from tests.rules.oracle_common import (
     TOOLS_PER_SPADE,
     WHEEL,
@@ -374,7 +374,7 @@ def _steer(g: Game, rng: np.random.Generator, mode: str) -> int:
     prefers TB / upgrades / palace 9 so tunnels, flights and bridges show up."""
     legal = g.legal_actions()
     if mode == "uniform":
-        return legal[int(rng.integers(len(legal)))]
+        return random_action(g, rng)
     if mode == "builder":
         kind = g.pending_kind()
         if kind == Kind.CHOOSE_PALACE and PALACE_BASE + PALACE_9 in legal:

@@ -105,7 +105,7 @@ from aoi_env.core.state import (
     turn_seat,
 )
 from aoi_env.data.enums import Building
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     FACTIONS,
     FIELD_NAMES,
@@ -728,9 +728,8 @@ def play_game(game: str, seed: int, mode: str, watch: Watch) -> Oracle:
     rng = np.random.default_rng(seed + 4242)
     while not g.is_over():
         o.at_decision()
-        legal = g.legal_actions()
         if mode == "uniform":
-            a = legal[int(rng.integers(len(legal)))]
+            a = random_action(g, rng)
         elif mode == "biased":
             a = biased_random_action(g, rng)
         else:

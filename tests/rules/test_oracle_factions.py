@@ -118,7 +118,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import NUM_COLS, NUM_POSITIONS
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.testing import Scenario
+from aoi_env.testing import Scenario, random_action
 from tests.rules.oracle_common import (
     BOARDS,
     BRIDGES_PER_PLAYER,
@@ -1020,7 +1020,7 @@ def probe_kind(kind: int, text: str) -> str:
 def choose(g: Game, rng: np.random.Generator, policy: str) -> int:
     legal = g.legal_actions()
     if policy == "uniform":
-        return legal[int(rng.integers(len(legal)))]
+        return random_action(g, rng)
     kind = g.pending_kind()
     w = np.ones(len(legal))
     for i, a in enumerate(legal):

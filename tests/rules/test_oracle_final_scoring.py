@@ -92,7 +92,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     AREA_VP,
     BOARDS,
@@ -364,11 +364,6 @@ PREFER = ("innovate", "innovation trade_routes", "palace 7", "palace 9", "compet
 SPEND_BOOKS = ("book BA", "convert book")
 
 
-def uniform(g: Game, rng: np.random.Generator) -> int:
-    legal = g.legal_actions()
-    return legal[int(rng.integers(len(legal)))]
-
-
 def steered(g: Game, rng: np.random.Generator) -> int:
     """Biased random play steered towards the pass effects: 70% of the time the first of
     ``PREFER`` that is legal (innovations, Palace 7 / 9, C8, C12, B4, B8, books, upgrades), and
@@ -404,8 +399,8 @@ def stubborn(g: Game, rng: np.random.Generator) -> int:
     return biased_random_action(g, rng)
 
 
-POLICIES: dict[str, Policy] = {"biased": biased_random_action, "uniform": uniform, "steered": steered, "passer": passer,
-            "stubborn": stubborn}  # fmt: skip
+POLICIES: dict[str, Policy] = {"biased": biased_random_action, "uniform": random_action, "steered": steered,
+            "passer": passer, "stubborn": stubborn}  # fmt: skip
 
 
 def play_and_check(game: str, seed: int, policy: str, tally: Tally, start: Callable[[], Game] | None = None) -> None:

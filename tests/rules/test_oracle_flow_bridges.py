@@ -103,7 +103,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, random_action
 from tests.rules.oracle_common import (
     BRIDGES_PER_PLAYER,
     TOOLS_PER_SPADE,
@@ -911,8 +911,7 @@ def play(game: str, seed: int, biased: bool, res: Results) -> None:
         Game.__init__(g, game, seed=seed)
         o = watch.oracle
         while not g.is_over():
-            legal = g.legal_actions()
-            a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+            a = biased_random_action(g, rng) if biased else random_action(g, rng)
             watch.real = (g.current_seat(), g.pending_kind())
             g.apply_action(a)
         o.finish()

@@ -70,7 +70,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.components.test_round_bonus_tiles import INCOME as ROUND_BONUS_INCOME
 from tests.rules.oracle_common import (
     BOARDS,
@@ -371,8 +371,7 @@ def play(game: str, seed: int, biased: bool, res: Results, start: Scenario | Non
         g = Game(game, seed=seed) if start is None else start.turn(0)
         first_round = int(g.state.glob[G_ROUND])
         while not g.is_over():
-            legal = g.legal_actions()
-            a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+            a = biased_random_action(g, rng) if biased else random_action(g, rng)
             if watch.open is not None:  # a decision inside a seat's income (books, C1 step, key)
                 if g.current_seat() != watch.open.seat:
                     res.problems.append(f"{game} seed {seed}: seat {g.current_seat()} decides in another's income")

@@ -89,7 +89,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
 )
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     BOARDS,
     CENSUS_TABLE,
@@ -618,8 +618,7 @@ def play_game(game: str, seed: int, biased: bool, st: Stats) -> None:
         elif kind == Kind.CHOOSE_INNOVATION:
             take_innovation(g, rng, st, ctx, _least_taken(st, rng))
             continue
-        legal = g.legal_actions()
-        a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+        a = biased_random_action(g, rng) if biased else random_action(g, rng)
         g.apply_action(a)
 
 

@@ -112,7 +112,7 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data.enums import Faction
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     BOARDS,
     C4_GAIN,
@@ -785,7 +785,7 @@ def steer(g: Game, rng: np.random.Generator, biased: bool) -> int:
         return a
     if biased:
         return biased_random_action(g, rng)
-    return legal[int(rng.integers(len(legal)))]
+    return random_action(g, rng)
 
 
 def palace_display_at_start(g: Game, tr: Track) -> None:
@@ -1336,7 +1336,7 @@ def drive(g: Game, tr: Track, st: Stats, rng: np.random.Generator, where: str, s
         elif kind == Kind.TB_FINISH and BUILDING_BASE + WORKSHOP - 1 in legal and rng.random() < 0.8:
             a = BUILDING_BASE + WORKSHOP - 1
         else:
-            a = legal[int(rng.integers(len(legal)))]
+            a = random_action(g, rng)
         before = g.clone()
         g.apply_action(a)
         check_after(g, before, a, tr, st)

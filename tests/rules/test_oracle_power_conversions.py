@@ -100,7 +100,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Faction, Terrain
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     DEFAULT_BOWLS,
     DISC,
@@ -618,8 +618,7 @@ def play_one(game: str, seed: int, policy: str) -> Stats:
         before = g.state.players.copy()
         before_hexes = g.state.hexes.copy()
         if policy == "uniform":
-            legal = g.legal_actions()
-            a = legal[int(rng.integers(len(legal)))]
+            a = random_action(g, rng)
         elif policy == "biased":
             a = biased_random_action(g, rng)
         else:

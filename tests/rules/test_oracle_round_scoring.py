@@ -82,7 +82,7 @@ from aoi_env.core.state import (
     State,
 )
 from aoi_env.data.enums import Building, Faction, Terrain
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, random_action
 from tests.rules.oracle_common import (
     CENSUS_TABLE,
     COMMUNICATION_TABLE,
@@ -539,7 +539,7 @@ def eager_action(g: Game, rng: np.random.Generator) -> int:
 
 POLICIES = {
     "biased": biased_random_action,
-    "uniform": lambda g, rng: g.legal_actions()[int(rng.integers(len(g.legal_actions())))],
+    "uniform": random_action,
     "eager": eager_action,
 }
 

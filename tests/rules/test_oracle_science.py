@@ -108,7 +108,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Faction
-from aoi_env.testing import Scenario, biased_random_action
+from aoi_env.testing import Scenario, biased_random_action, random_action
 from tests.rules.oracle_common import (
     BOARDS,
     DISC,
@@ -774,7 +774,7 @@ def global_checks(g: Game, res: Results, ctx: str) -> None:
 def choose(g: Game, rng: np.random.Generator, mode: str) -> int:
     legal = g.legal_actions()
     if mode == "uniform":
-        return legal[int(rng.integers(len(legal)))]
+        return random_action(g, rng)
     if mode == "science" and g.pending_kind() == Kind.MAIN and rng.random() < 0.6:
         good = [a for a in legal if SCHOLAR_BASE <= a < SPECIAL_BASE + 6]
         if good:

@@ -125,7 +125,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Building, Faction, Terrain
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, play_random
 from tests.rules.oracle_common import (
     COMP_ROW_REWARD,
     DEFAULT_BOWLS,
@@ -885,12 +885,7 @@ def play_setup(game: str, seed: int, stats: Stats, biased: bool) -> None:
     oracle.sync_automa()
     oracle.check_end(snap["state"])
     # R17.9 / R4: round 1's first turn belongs to the first seat of the order (after income)
-    guard = 0
-    while g.state.glob[G_PHASE] != Phase.ACTIONS:
-        legal = g.legal_actions()
-        g.apply_action(legal[int(rng.integers(len(legal)))])
-        guard += 1
-        assert guard < 50
+    play_random(g, rng, lambda g: g.state.glob[G_PHASE] == Phase.ACTIONS, max_decisions=49)
     assert g.state.glob[G_ROUND] == 1 and turn_seat(g.state) == oracle.order[0]
     stats.games += 1
     stats.events.update(oracle.events)

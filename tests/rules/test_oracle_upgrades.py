@@ -66,7 +66,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
 )
-from aoi_env.testing import biased_random_action
+from aoi_env.testing import biased_random_action, random_action
 from tests.rules.oracle_common import (
     BOARDS,
     FACTIONS,
@@ -355,7 +355,7 @@ def play_one(game: str, seed: int, biased: bool) -> Stats:
                 want = expected_free_targets(g, seat, row[3])
             assert targets == want, f"{game} seed {seed}: {NAMES[row[2]]} targets (source {row[3]})"
             before = g.clone()
-            a = biased_random_action(g, rng) if biased else g.legal_actions()[int(rng.integers(len(targets)))]
+            a = biased_random_action(g, rng) if biased else random_action(g, rng)
             g.apply_action(a)
             _check_applied_upgrade(g, before, row, a, st)
             continue
@@ -363,7 +363,7 @@ def play_one(game: str, seed: int, biased: bool) -> Stats:
             legal = {a - COMPETENCY_BASE for a in g.legal_actions()}
             assert legal == expected_competencies(g, seat), f"{game} seed {seed}: competencies"
             before = g.clone()
-            a = biased_random_action(g, rng) if biased else g.legal_actions()[int(rng.integers(len(legal)))]
+            a = biased_random_action(g, rng) if biased else random_action(g, rng)
             g.apply_action(a)
             c = a - COMPETENCY_BASE
             pb, pa = before.state.players[seat], g.state.players[seat]
@@ -375,14 +375,13 @@ def play_one(game: str, seed: int, biased: bool) -> Stats:
             display = {t for t in range(17) if g.state.glob[G_PALACE_STATE][t] == -1}
             legal = {a - PALACE_BASE for a in g.legal_actions()}
             assert legal == display and legal, f"{game} seed {seed}: palace tiles"
-            a = biased_random_action(g, rng) if biased else g.legal_actions()[int(rng.integers(len(legal)))]
+            a = biased_random_action(g, rng) if biased else random_action(g, rng)
             g.apply_action(a)
             t = a - PALACE_BASE
             assert g.state.players[seat, P_PALACE_TILE] == t and g.state.glob[G_PALACE_STATE][t] == seat
             st.palace_choices += 1
             continue
-        legal = g.legal_actions()
-        a = biased_random_action(g, rng) if biased else legal[int(rng.integers(len(legal)))]
+        a = biased_random_action(g, rng) if biased else random_action(g, rng)
         g.apply_action(a)
     return st
 

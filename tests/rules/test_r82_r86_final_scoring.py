@@ -12,7 +12,7 @@ from aoi_env.core.engine import Game
 from aoi_env.core.rules import scoring, terrain
 from aoi_env.core.rules.scoring import NEUTRAL, largest_area, resource_coins, shared_ranks
 from aoi_env.core.state import G_DECISIONS, G_NEUTRAL_SCIENCE, G_PHASE, G_ROUND, P_COINS, P_PALACE_TILE, P_VP, Phase
-from aoi_env.testing import Scenario, play
+from aoi_env.testing import Scenario, play, random_action
 
 
 def scenario(players: int = 3, factions: list[str] | None = None, game: str | None = None) -> Scenario:
@@ -144,8 +144,7 @@ def test_r83_bit_set_area_equals_the_matrix_relation_over_random_games() -> None
                         probe.state.players[seat, P_PALACE_TILE] = flight
                         assert largest_area(probe, seat, guess) == _matrix_largest_area(probe, seat, guess)
                     checked += 1
-            legal = g.legal_actions()
-            g.apply_action(legal[int(rng.integers(len(legal)))])
+            g.apply_action(random_action(g, rng))
     assert checked > 500
 
 
