@@ -21,10 +21,13 @@ Measured, all with uniform random play over the legal ids (``legal_actions`` + `
 * the header and ``meta.engine`` say whether the engine is the compiled build
   (``AOI_ENV_COMPILE=1 pip install .``, ``aoi_env/compiled.py``) or pure Python;
 * ``reference_python_mops``: millions of iterations per second of a fixed pure-Python loop
-  (``reference_work``: dict look-ups, tuple building, small calls, integer arithmetic; no
-  engine code), measured first: how fast this interpreter on this machine is at what the
-  engine is made of, so that runs on different days or machines can be compared
-  (``--compare`` divides the speed ratios by its ratio: the "adjusted" column);
+  (``reference_work``: a call, dict look-ups, tuples, integer arithmetic; no engine code),
+  sampled before every timed section (``ReferenceClock``), the median of the samples: how fast
+  this interpreter on this machine is at what the engine is made of.  ``reference_spread_pct``
+  is how much the samples differ (max - min over the median): a machine whose speed changed
+  during the run (other work, frequency changes) gives unreliable figures, and the table says
+  so above 10%.  ``--compare`` divides the rate ratios by the ratio of the two medians (times
+  multiplied: the "adjusted" column, which the verdicts then use) when both runs were steady;
 * ``state_bytes``: size of ``state.to_bytes()``; ``tracemalloc_peak_kib``: peak Python
   allocation while playing one 4-player game; ``max_rss_mib``: the process's peak resident size
   (``resource.getrusage``).
@@ -62,6 +65,8 @@ HIGHER_IS_BETTER = ("per_s",)  # metric name parts
 LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; other metrics (sizes, counts) are neutral
 TIME_PARTS = ("_us", "compile_s")  # the lower-is-better metrics that are times (the machine's speed scales them)
 REFERENCE = "reference_python_mops"  # the machine's own speed at a fixed pure-Python loop
+SPREAD = "reference_spread_pct"  # how much that speed changed during the run
+STEADY_SPREAD_PCT = 10.0  # above this the run's figures are flagged and not adjusted
 
 
 def start_clock() -> float:
@@ -92,13 +97,25 @@ def reference_work(n: int) -> int:
     return acc
 
 
-def bench_reference(iterations: int = 300_000, windows: int = 7) -> dict[str, float]:
-    """``reference_python_mops``: the best of ``windows`` timings of ``reference_work`` after
-    one warm-up, in millions of iterations per second (the best, because other work only ever
-    slows it; ~0.4 s in all)."""
-    _timed(reference_work, iterations)
-    best = min(_timed(reference_work, iterations) for _ in range(windows))
-    return {"reference_python_mops": iterations / best / 1e6}
+def reference_rate(iterations: int = 100_000, windows: int = 3) -> float:
+    """The reference loop's speed now, in millions of iterations per second: the best of
+    ``windows`` timings (the best, because other work only ever slows it; ~60 ms in all)."""
+    return iterations / min(_timed(reference_work, iterations) for _ in range(windows)) / 1e6
+
+
+class ReferenceClock:
+    """The reference loop's speed sampled between the timed sections of one run: the machine's
+    speed over the whole run, not only at its start, and how steady it was."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+
+    def sample(self) -> None:
+        self.samples.append(reference_rate())
+
+    def results(self) -> dict[str, float]:
+        median = float(np.median(self.samples))
+        return {REFERENCE: median, SPREAD: 100 * (max(self.samples) - min(self.samples)) / median}
 
 
 def _timed(work: Any, n: int) -> float:
@@ -369,29 +386,40 @@ def measure(
     with_vector: bool = True,
 ) -> dict[str, Any]:
     """All measurements (see the module docstring) as ``{"meta": ..., "results": {name: value}}``."""
-    results: dict[str, float] = {}
+    results: dict[str, float] = {REFERENCE: 0.0, SPREAD: 0.0}  # filled last, listed first
+    clock = ReferenceClock()
     with one_core() as pinned:
-        results.update(bench_reference())
+        clock.sample()
         results.update(bench_engine(decisions, seed=seed))
+        clock.sample()
         results["engine_decisions_per_s_3p"] = bench_engine(decisions, players=3, seed=seed)["engine_decisions_per_s"]
         results.update(jit_warm_up(seed=seed))  # before anything that encodes an observation is timed
         env_note = "not measured (--no-env)"
         if with_env and env_available():
+            clock.sample()
             results.update(bench_env(decisions, seed=seed))
+            clock.sample()
             results["env_last_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed)
+            clock.sample()
             results["wrapped_env_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed, wrapped=True)
             if observation_encoder() != "numpy":  # the figure without numba, for comparison
+                clock.sample()
                 results["env_last_decisions_per_s_3p_numpy"] = bench_env_last(
                     decisions, players=3, seed=seed, compiled=False
                 )
             env_note = "measured"
         elif with_env:
             env_note = "aoi_env.env not importable"
+        clock.sample()
         results.update(bench_games(players, games, seed=seed))
+        clock.sample()
         results.update(bench_clone_and_observation(seed=seed))
         results.update(bench_memory(seed=seed))
         if with_vector:
+            clock.sample()
             results["vector_decisions_per_s_3p_1proc"] = bench_vector(decisions, seed=seed, workers=1)
+        clock.sample()
+    results.update(clock.results())
     if with_vector:  # two processes on (up to) two cores: not pinned
         results["vector_decisions_per_s_3p_2proc"] = bench_vector(2 * decisions, seed=seed, workers=2)
     meta = metadata()
@@ -403,7 +431,7 @@ def measure(
 
 UNITS = {
     "per_s": "1/s", "compile_s": "s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions",
-    "_mops": "M/s",
+    "_mops": "M/s", "_pct": "%",
 }  # fmt: skip
 
 
@@ -411,12 +439,21 @@ def unit(name: str) -> str:
     return next((u for k, u in UNITS.items() if k in name), "")
 
 
+def steady(doc: dict[str, Any] | None) -> bool:
+    """Whether the run's reference samples stayed within ``STEADY_SPREAD_PCT`` of each other."""
+    spread = (doc or {}).get("results", {}).get(SPREAD)
+    return isinstance(spread, (int, float)) and not isinstance(spread, bool) and spread <= STEADY_SPREAD_PCT
+
+
 def machine_ratio(doc: dict[str, Any], old: dict[str, Any] | None) -> float | None:
     """New over old ``reference_python_mops``: how much faster the interpreter and machine ran
-    the fixed reference loop (None when either run lacks it, e.g. a file from before it existed)."""
+    the fixed reference loop; None unless both runs have it and were steady (a run whose
+    machine changed speed midway has no one speed to divide by)."""
     new_ref = doc.get("results", {}).get(REFERENCE)
     old_ref = (old or {}).get("results", {}).get(REFERENCE)
     if not isinstance(new_ref, (int, float)) or not isinstance(old_ref, (int, float)) or new_ref <= 0 or old_ref <= 0:
+        return None
+    if not (steady(doc) and steady(old)):
         return None
     return new_ref / old_ref
 
@@ -471,6 +508,13 @@ def format_table(doc: dict[str, Any], old: dict[str, Any] | None = None) -> str:
             f"machine: the reference loop ({REFERENCE}) ran {machine:.2f}x as fast as in the old run; "
             "'adjusted' divides a rate's ratio by it and multiplies a time's, and the verdicts use it"
         )
+    for label, run in (("this run", doc), ("the old run", old)):
+        spread = (run or {}).get("results", {}).get(SPREAD)
+        if isinstance(spread, (int, float)) and not steady(run):
+            lines.append(
+                f"unsteady machine: the reference loop's speed changed by {spread:.0f}% during {label} (over "
+                f"{STEADY_SPREAD_PCT:.0f}%): its figures are not reliable and not adjusted; measure on an idle machine"
+            )
     return "\n".join(lines)
 
 

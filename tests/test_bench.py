@@ -10,7 +10,9 @@ import sys
 import weakref
 from pathlib import Path
 
-from aoi_env.bench import bench_reference, format_table, one_core, reference_work, run_bench, start_clock
+import pytest
+
+from aoi_env.bench import ReferenceClock, format_table, one_core, reference_work, run_bench, start_clock
 from aoi_env.cli import main
 from aoi_env.compiled import engine_compiled
 
@@ -51,14 +53,16 @@ def test_bench_compare_prints_new_over_old_ratios(tmp_path: Path):
 
 
 def test_issue10_compare_takes_the_machine_out_with_the_reference_loop():
-    """Two runs on machines of different speed: with ``reference_python_mops`` in both, the speed
-    ratios are also shown divided by the reference loop's ratio (times multiplied by it) and the
-    verdict uses that; sizes, memory and the reference itself get no adjusted ratio."""
+    """Two steady runs on machines of different speed: with ``reference_python_mops`` in both, the
+    speed ratios are also shown divided by the reference loop's ratio (times multiplied by it) and
+    the verdict uses that; sizes, memory and the reference itself get no adjusted ratio."""
     meta = {"package": "0", "commit": "abc", "python": "3", "numpy": "2", "affinity": "-", "env": "-"}
-    doc = {"meta": meta, "results": {"reference_python_mops": 4.0, "engine_decisions_per_s": 90.0, "clone_us": 12.0,
-                                     "jit_compile_s": 2.0, "max_rss_mib": 100.0, "state_bytes": 10.0}}  # fmt: skip
-    old = {"meta": {"commit": "old"}, "results": {"reference_python_mops": 8.0, "engine_decisions_per_s": 150.0,
-                                                  "clone_us": 6.0, "jit_compile_s": 1.0, "max_rss_mib": 100.0,
+    doc = {"meta": meta, "results": {"reference_python_mops": 4.0, "reference_spread_pct": 3.0,
+                                     "engine_decisions_per_s": 90.0, "clone_us": 12.0, "jit_compile_s": 2.0,
+                                     "max_rss_mib": 100.0, "state_bytes": 10.0}}  # fmt: skip
+    old = {"meta": {"commit": "old"}, "results": {"reference_python_mops": 8.0, "reference_spread_pct": 5.0,
+                                                  "engine_decisions_per_s": 150.0, "clone_us": 6.0,
+                                                  "jit_compile_s": 1.0, "max_rss_mib": 100.0,
                                                   "state_bytes": 10.0}}  # fmt: skip
     text = format_table(doc, old)
     lines = {line.split()[0]: line for line in text.splitlines()[3:]}
@@ -67,19 +71,44 @@ def test_issue10_compare_takes_the_machine_out_with_the_reference_loop():
     assert lines["clone_us"].endswith("2.00x  adjusted  1.00x")  # 12 / 6 µs at half speed: no change
     assert lines["jit_compile_s"].endswith("2.00x  adjusted  1.00x")
     assert lines["max_rss_mib"].endswith("1.00x") and "adjusted" not in lines["max_rss_mib"]
-    assert "adjusted" not in lines["reference_python_mops"] and "adjusted" not in lines["state_bytes"]
+    for name in ("reference_python_mops", "reference_spread_pct", "state_bytes"):
+        assert "adjusted" not in lines[name], name
     assert text.splitlines()[-1].startswith("machine: the reference loop (reference_python_mops) ran 0.50x")
+    assert "unsteady" not in text
     without = {"meta": {"commit": "older"}, "results": {"engine_decisions_per_s": 150.0}}  # a file from before it
     text = format_table(doc, without)
     assert "adjusted" not in text and "machine:" not in text
-    assert text.splitlines()[3 + 1].endswith("0.60x worse")  # the raw verdict, as before
+    assert text.splitlines()[3 + 2].endswith("0.60x worse")  # the raw verdict, as before
 
 
-def test_issue10_the_reference_loop_is_fixed_work():
-    """The reference loop does the same work every time (a fixed result) and reports a rate."""
+def test_issue10_an_unsteady_run_is_flagged_and_not_adjusted():
+    """A run whose reference samples differ by more than 10% (the machine changed speed midway:
+    one run here measured its engine at the old speed and its env at half of it) says so under
+    the table, alone or in a comparison, and no ratio is adjusted by its one median."""
+    meta = {"package": "0", "commit": "abc", "python": "3", "numpy": "2", "affinity": "-", "env": "-"}
+    doc = {"meta": meta, "results": {"reference_python_mops": 4.5, "reference_spread_pct": 38.0,
+                                     "engine_decisions_per_s": 90.0}}  # fmt: skip
+    old = {"meta": {"commit": "old"}, "results": {"reference_python_mops": 6.6, "reference_spread_pct": 4.0,
+                                                  "engine_decisions_per_s": 100.0}}  # fmt: skip
+    alone = format_table(doc)
+    assert alone.splitlines()[-1].startswith(
+        "unsteady machine: the reference loop's speed changed by 38% during this run"
+    )
+    compared = format_table(doc, old)
+    assert "x  adjusted" not in compared and "\nmachine: the reference loop" not in compared
+    assert "during this run" in compared and "during the old run" not in compared
+    assert "during the old run" in format_table(old | {"meta": meta}, doc)
+
+
+def test_issue10_the_reference_loop_is_fixed_work_sampled_between_sections():
+    """The reference loop does the same work every time (a fixed result); the clock reports the
+    median of its samples and their spread; a real run samples it more than once."""
     assert reference_work(1000) == reference_work(1000) != reference_work(999)
-    rate = bench_reference(iterations=2000, windows=2)["reference_python_mops"]
-    assert rate > 0
+    clock = ReferenceClock()
+    clock.samples = [4.0, 5.0, 4.5]
+    assert clock.results() == {"reference_python_mops": 4.5, "reference_spread_pct": pytest.approx(100 / 4.5)}
+    clock.sample()
+    assert len(clock.samples) == 4 and clock.samples[-1] > 0
 
 
 def test_bench_runs_on_one_core_and_restores_the_affinity():
