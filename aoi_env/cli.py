@@ -402,6 +402,8 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
 def _eval(args: argparse.Namespace) -> int:
     from train.evaluate import run_eval
 
+    check_output_file(args.json, "--json")  # before the games, not after them
+    check_output_folder(args.records, "--records")
     run_eval(args.model, args.vs, games=args.games, seed=args.seed, game=args.game,
              deterministic=not args.stochastic, show_progress=args.progress,
              setup_choices=args.setup_choices, records=args.records, json_path=args.json)  # fmt: skip

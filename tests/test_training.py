@@ -259,6 +259,12 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     assert main(["eval", "--model", str(out / f"{name}.zip"), "--vs", "random", "bogus", "--games", "2"]) == 2
     captured = capsys.readouterr()
     assert "unknown opponent 'bogus'" in captured.err and "model vs random" not in captured.out
+    # an unusable --json or --records path is named before the games, not after them
+    assert main(["eval", "--model", model, "--vs", "random", "--json", str(tmp_path)]) == 2
+    assert "--json" in capsys.readouterr().err
+    assert main(["eval", "--model", model, "--vs", "random", "--records", str(tmp_path / "eval.json")]) == 2
+    captured = capsys.readouterr()
+    assert "--records" in captured.err and "is a file, not a folder" in captured.err and "model vs" not in captured.out
 
     # a checkpoint at or past total_timesteps trains nothing and says so; a run without an
     # evaluation table removes the old results.md and names results.json instead
