@@ -29,7 +29,7 @@ import pytest
 
 from aoi_env.core import automa as am
 from aoi_env.core import pending
-from aoi_env.core.board import parse_hex, row_col
+from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import buildings, scoring
@@ -58,31 +58,10 @@ from aoi_env.core.state import (
     P_VP,
 )
 from aoi_env.data.enums import Building, Terrain
-from aoi_env.testing import Scenario
+from tests.test_automa_rules import mark, name, names, solo  # the same solo positions and hex names
 
 AUTOMA = 1  # her seat with one human
 CARDS = am.automa_data().cards
-
-
-def solo(spec: str = "simpletons:3:lake") -> Scenario:
-    """1 human (Goblins on Plains) + 1 Automa (level 3 on Lake by default), cleared map."""
-    return Scenario(f"aoi(players=1,automa={spec})", factions=["goblins"], boards=["plains"])
-
-
-def mark(g: Game, *hexes: str) -> None:
-    for x in hexes:
-        g.state.hexes[parse_hex(x), H_MARK] = 1
-
-
-def name(pos: int | None) -> str | None:
-    if pos is None:
-        return None
-    r, c = row_col(pos)
-    return f"r{r}c{c}"
-
-
-def names(positions) -> set[str]:  # noqa: ANN001 - any iterable of positions
-    return {name(int(p)) for p in positions}
 
 
 def building(g: Game, hex_: str) -> int:

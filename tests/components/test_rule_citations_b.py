@@ -15,44 +15,12 @@ from __future__ import annotations
 
 import pytest
 
-from aoi_env import testing
-from aoi_env.core.engine import Game
-from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules.scoring import breakdown
 from aoi_env.core.state import H_BUILDING, H_CITY, H_NEUTRAL, P_COINS, P_VP
 from aoi_env.data.enums import Building
-from aoi_env.testing import Scenario
+from tests.rule_positions import develop, play, scenario, with_palace
 from tests.state_readers import bowls, hex_row, player, science
-
-FACTIONS = ["inventors", "monks", "illusionists"]
-BOARDS = ["plains", "lake", "swamp"]
-
-
-def scenario(rnd: int = 2, tile: str = "T9") -> Scenario:
-    return Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile)
-
-
-def play(g: Game, *moves: str) -> Game:
-    """Play notation moves, then check the state invariants."""
-    testing.play(g, *moves)
-    check(g)
-    return g
-
-
-def develop(sc: Scenario, key: str, coins: int = 5) -> Game:
-    """Seat 0 develops ``key`` from display space 0 (2 Banking + 3 any books; + 5 coins without a
-    Palace, R73)."""
-    sc.display_innovations(key).set(0, books={"banking": 5}, coins=coins)
-    g = sc.turn(0)
-    play(g, "innovate", f"innovation {key}", "pay banking", "pay banking", "pay banking")
-    return g
-
-
-def with_palace(sc: Scenario, number: int, at: str = "r7c5") -> Scenario:
-    """Seat 0 already has its Palace on ``at`` with tile ``number``."""
-    return sc.build(0, at, "palace").palace_tile(0, number)
-
 
 # ------------------------------------------------------------------------------------------------
 # R119 Monument

@@ -28,7 +28,6 @@ from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
     G_BONUS_COINS,
-    G_BONUS_STATE,
     G_COMP_SPACES,
     G_ORDER,
     G_ROUND,
@@ -46,35 +45,8 @@ from aoi_env.core.state import (
 )
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario
+from tests.rule_positions import develop, monks_before_university, play, scenario, with_palace
 from tests.state_readers import hex_row, player
-
-FACTIONS = ["inventors", "monks", "illusionists"]
-BOARDS = ["plains", "lake", "swamp"]
-
-
-def scenario(rnd: int = 2, tile: str = "T9", game: str = "aoi(players=3)") -> Scenario:
-    return Scenario(game, factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile)
-
-
-def play(g: Game, *moves: str) -> Game:
-    """Play notation moves, then check the state invariants."""
-    testing.play(g, *moves)
-    check(g)
-    return g
-
-
-def develop(sc: Scenario, key: str, coins: int = 5) -> Game:
-    """Seat 0 develops ``key`` from display space 0 (2 Banking + 3 any books; + 5 coins without a
-    Palace, R73)."""
-    sc.display_innovations(key).set(0, books={"banking": 5}, coins=coins)
-    g = sc.turn(0)
-    play(g, "innovate", f"innovation {key}", "pay banking", "pay banking", "pay banking")
-    return g
-
-
-def with_palace(sc: Scenario, number: int, at: str = "r7c5") -> Scenario:
-    """Seat 0 already has its Palace on ``at`` with tile ``number``."""
-    return sc.build(0, at, "palace").palace_tile(0, number)
 
 
 def competencies(g: Game, seat: int = 0) -> int:
@@ -250,32 +222,11 @@ def test_op22_school_upgrade_that_founds_a_city_takes_the_rewards_in_any_order(f
 # OP-44 Monks' University at setup
 
 
-def _monks_before_university() -> Game:
-    """Omar (Mountain) Workshops r0c6 and r1c9 and Tower r8c9; Goblins (Swamp) r0c3 and r0c9; the
-    Monks (Lake) are to place their University.  Competency space i holds C(i+1)."""
-    g = Game("aoi(players=3,factions=omar+monks+goblins,boards=mountain+lake+swamp,skip_forced=false)", seed=0)
-    glob = g.state.glob
-    glob[G_BONUS_STATE] = -2
-    for tile in ("B10", "B9", "B7", "B8", "B4", "B3"):
-        glob[G_BONUS_STATE.start + g.data.bonus_ids.index(tile)] = -1
-    glob[G_COMP_SPACES] = np.arange(12)
-    g = Game(g.config, state=g.state)
-    script = {
-        0: ["bonus B7", "start workshop", "place r0c6", "start workshop", "place r1c9", "start tower", "place r8c9"],
-        1: ["bonus B10"],
-        2: ["bonus B9", "place r0c3", "place r0c9"],
-    }
-    while script.get(g.current_seat()):
-        play(g, script[g.current_seat()].pop(0))
-    assert g.pending_kind() == Kind.INITIAL_PLACE and g.current_seat() == 1
-    return g
-
-
 def test_op44_monks_university_next_to_another_building_makes_no_power_offer():
     """OP-44: "no power offers at setup": the University (power 3) placed on r1c10, next to Omar's
     Workshop r1c9, offers Omar nothing (a build would offer 3 power, R42): no offer is queued
     for the rest of setup and Omar's bowls are unchanged by the placement."""
-    g = _monks_before_university()
+    g = monks_before_university()
     assert g.adjacency()[parse_hex("r1c10"), parse_hex("r1c9")]
     before = [int(x) for x in player(g, 0)[P_BOWLS]]
     testing.play(g, "place r1c10")  # the rule's assertions first, then the invariants
@@ -295,7 +246,7 @@ def test_op44_monks_university_is_their_only_building_for_reach():
     (2 spades, R23 / OP-37) may go exactly on the unbuilt non-Lake hexes in reach of the
     University on r1c10: its land neighbours r0c10, r0c11 and, across one river hex (Lake board:
     sailing 1), r1c12, r2c9, r2c12, r3c10, r3c11; never next to the other players' buildings."""
-    g = _monks_before_university()
+    g = monks_before_university()
     play(g, "place r1c10", "competency C5")
     while g.pending_kind() != Kind.SPADES or g.current_seat() != 1:
         play(g, g.legal_moves()[0])

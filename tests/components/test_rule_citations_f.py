@@ -19,7 +19,6 @@ import numpy as np
 
 from aoi_env import testing
 from aoi_env.core.engine import Game
-from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import scoring
 from aoi_env.core.state import (
@@ -44,15 +43,8 @@ from aoi_env.core.state import (
 )
 from aoi_env.data.enums import Building
 from aoi_env.testing import Scenario
+from tests.rule_positions import play, scenario
 from tests.state_readers import bowls, hex_row, player
-
-FACTIONS = ["inventors", "monks", "illusionists"]
-BOARDS = ["plains", "lake", "swamp"]
-
-
-def scenario(tile: str = "T9", factions: list[str] | None = None, boards: list[str] | None = None) -> Scenario:
-    """Round 2 of a 3-player game with round scoring tile ``tile`` (T9 = +4 per School built)."""
-    return Scenario("aoi(players=3)", factions=factions or FACTIONS, boards=boards or BOARDS).round(2, tile=tile)
 
 
 def quiet(factions: list[str], boards: list[str]) -> Scenario:
@@ -73,13 +65,6 @@ def quiet(factions: list[str], boards: list[str]) -> Scenario:
     s.glob[G_BONUS_COINS] = 0
     s.glob[G_COMP_SPACES] = np.arange(12)
     return sc.round(1, tile="T10")
-
-
-def play(g: Game, *moves: str) -> Game:
-    """Play notation moves, then check the state invariants."""
-    testing.play(g, *moves)
-    check(g)
-    return g
 
 
 # ------------------------------------------------------------------------------------------------

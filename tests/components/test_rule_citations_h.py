@@ -21,23 +21,14 @@ from __future__ import annotations
 
 import pytest
 
-from aoi_env import testing
 from aoi_env.core.board import parse_hex
 from aoi_env.core.engine import Game
-from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import H_BUILDING, H_NEUTRAL, H_OWNER, H_TERRAIN, P_BRIDGES, P_BUILT, P_TOOLS, P_VP
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario, power_moved
+from tests.rule_positions import play
 from tests.state_readers import hex_row, player
-
-
-def play(g: Game, *moves: str) -> Game:
-    """Play notation moves, then check the state invariants."""
-    testing.play(g, *moves)
-    check(g)
-    return g
-
 
 # ------------------------------------------------------------------------------------------------
 # OP-47 the Moles' bridge geometry

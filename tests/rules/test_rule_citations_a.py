@@ -27,36 +27,17 @@ from aoi_env.core.state import (
     P_SCIENCE,
     P_TERRAFORMING,
     P_TOOLS,
-    P_VP,
 )
 from aoi_env.data import load
 from aoi_env.data.enums import Terrain
 from aoi_env.render.svg import owner_colour
 from aoi_env.testing import Scenario, play
+from tests.rule_positions import develop, scenario, vp
 from tests.rules.test_r1_r25_uncited import FixedReveal  # the stand-in generator of the OP-28 reveal tests
 
 DATA = load()
 DISC = [DATA.round_tiles[t]["science"]["discipline"] for t in range(12)]
 SPADE = DATA.round_tile_ids.index("T2")
-
-
-def scenario(tile: str = "T9") -> Scenario:
-    return Scenario(
-        "aoi(players=3)", factions=["inventors", "monks", "illusionists"], boards=["plains", "lake", "swamp"]
-    ).round(2, tile=tile)
-
-
-def develop(sc: Scenario, key: str) -> Game:
-    """Seat 0 develops ``key`` from display space 0, paying 5 Banking books (and 5 coins)."""
-    sc.display_innovations(key).set(0, books={"banking": 5}, coins=5)
-    g = sc.turn(0)
-    play(g, "innovate", f"innovation {key}", "pay banking", "pay banking", "pay banking")
-    check(g)
-    return g
-
-
-def vp(g: Game, seat: int = 0) -> int:
-    return int(g.state.players[seat, P_VP])
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,8 +12,6 @@ the innovation from display space 0 (2 Banking + 3 any books, + 5 coins without 
 from __future__ import annotations
 
 from aoi_env.core.board import parse_hex
-from aoi_env.core.engine import Game
-from aoi_env.core.invariants import check
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
     G_ROUND,
@@ -25,32 +23,13 @@ from aoi_env.core.state import (
     P_BOWLS,
     P_CITIES,
     P_SCIENCE,
-    P_VP,
     Phase,
 )
 from aoi_env.data.enums import Building
 from aoi_env.testing import Scenario, play, power_moved
+from tests.rule_positions import develop, scenario, vp
 
 LAW = 1
-
-
-def scenario(tile: str = "T9") -> Scenario:
-    return Scenario(
-        "aoi(players=3)", factions=["inventors", "monks", "illusionists"], boards=["plains", "lake", "swamp"]
-    ).round(2, tile=tile)
-
-
-def develop(sc: Scenario, key: str) -> Game:
-    """Seat 0 develops ``key`` from display space 0, paying 5 Banking books (and 5 coins)."""
-    sc.display_innovations(key).set(0, books={"banking": 5}, coins=5)
-    g = sc.turn(0)
-    play(g, "innovate", f"innovation {key}", "pay banking", "pay banking", "pay banking")
-    check(g)
-    return g
-
-
-def vp(g: Game, seat: int = 0) -> int:
-    return int(g.state.players[seat, P_VP])
 
 
 # ------------------------------------------------------------------------------------------------

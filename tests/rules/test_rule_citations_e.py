@@ -7,7 +7,6 @@ are checked with their edge cases by the tests that cite them.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from aoi_env.core.board import parse_hex
@@ -48,6 +47,7 @@ from aoi_env.core.state import (
 )
 from aoi_env.data.enums import Building, Terrain
 from aoi_env.testing import Scenario, play
+from tests.rule_positions import monks_before_university
 
 
 def resources(g: Game, seat: int = 0) -> list[int]:
@@ -105,27 +105,6 @@ def test_r1_shared_component_supply_of_a_new_game(players: int) -> None:
 # R96 Monks: the setup competency's spades
 
 
-def _monks_before_university() -> Game:
-    """Omar (Mountain) Workshops r0c6, r1c9 and Tower r8c9; Goblins (Swamp) r0c3, r0c9; the Monks
-    (Lake) are to place their University.  Competency space i holds C(i+1)."""
-    g = Game("aoi(players=3,factions=omar+monks+goblins,boards=mountain+lake+swamp,skip_forced=false)", seed=0)
-    glob = g.state.glob
-    glob[G_BONUS_STATE] = -2
-    for tile in ("B10", "B9", "B7", "B8", "B4", "B3"):
-        glob[G_BONUS_STATE.start + g.data.bonus_ids.index(tile)] = -1
-    glob[G_COMP_SPACES] = np.arange(12)
-    g = Game(g.config, state=g.state)
-    script = {
-        0: ["bonus B7", "start workshop", "place r0c6", "start workshop", "place r1c9", "start tower", "place r8c9"],
-        1: ["bonus B10"],
-        2: ["bonus B9", "place r0c3", "place r0c9"],
-    }
-    while script.get(g.current_seat()):
-        play(g, script[g.current_seat()].pop(0))
-    assert g.pending_kind() == Kind.INITIAL_PLACE and g.current_seat() == 1
-    return g
-
-
 def test_r96_monks_competency_spades_are_used_at_once_without_building() -> None:
     """R96: "For building the University they take a competency of choice (with its position
     reward) ... Its spades are used immediately, in turn order, without building."  C5 (2 spades)
@@ -134,7 +113,7 @@ def test_r96_monks_competency_spades_are_used_at_once_without_building() -> None
     Plains r0c10 into Lake (native), yet no Workshop is built and no tool is spent (OP-37: no
     buying either); then round 1 starts.  (The turn order of several seats' setup spades is
     checked by tests/test_setup.py::test_r23_setup_spades_are_used_in_turn_order.)"""
-    g = _monks_before_university()
+    g = monks_before_university()
     play(g, "place r1c10", "competency C5")
     assert field(g, slice(P_SCIENCE.start, P_SCIENCE.stop), 1) == [0, 3, 0, 0]
     assert field(g, slice(P_BOOKS.start, P_BOOKS.stop), 1) == [0, 1, 0, 0]

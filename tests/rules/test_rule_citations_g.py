@@ -28,14 +28,8 @@ from aoi_env.core.state import (
     Phase,
 )
 from aoi_env.data.enums import Faction, Terrain
-from aoi_env.testing import Scenario, play
-
-FACTIONS = ["inventors", "monks", "illusionists"]
-BOARDS = ["plains", "lake", "swamp"]
-
-
-def scenario(tile: str = "T9") -> Scenario:
-    return Scenario("aoi(players=3)", factions=FACTIONS, boards=BOARDS).round(2, tile=tile)
+from aoi_env.testing import play
+from tests.rule_positions import scenario
 
 
 def terrain_at(g: Game, hex_: str) -> Terrain:
