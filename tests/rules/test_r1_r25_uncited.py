@@ -1,5 +1,6 @@
 """Ids with no effect beyond what other tests show get a test here, so that every id of RULES.md
-is cited by one: R9 (the turn-order and science boards at setup), OP-23 (unlimited books),
+is cited by one: R9 (the turn-order and science boards at setup), R3 / OP-23 (unlimited coins,
+tools and books),
 OP-28 (the round-tile placement procedure) and OP-63 (the solo Automa).  R4, R10, OP-4, OP-8,
 OP-24 and OP-26 are cited by the tests that show them (test_setup.py, test_r47_r52_science.py,
 test_r78_pass.py)."""
@@ -11,7 +12,7 @@ import numpy as np
 from aoi_env.core.engine import Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.setup import draw_round_tiles
-from aoi_env.core.state import G_ORDER, G_SCHOLAR_SPACES, P_BOOKS
+from aoi_env.core.state import G_ORDER, G_SCHOLAR_SPACES, P_BOOKS, P_COINS, P_TOOLS
 from aoi_env.data import load
 from aoi_env.testing import Scenario, play
 
@@ -40,6 +41,17 @@ def test_op23_books_are_unlimited() -> None:
     g = s.set(0, bowls=(0, 0, 12)).turn(0)
     play(g, "convert 5pw book banking")
     assert g.state.players[0, P_BOOKS].tolist() == [5, 4, 4, 4]
+
+
+def test_r3_coins_and_tools_are_unlimited() -> None:
+    """R3 "Unlimited: coins, tools and books": far beyond anything printed (1,000 of each), a gain
+    of coins or tools is still paid in full, and a conversion that spends one to gain the other
+    works as at 0."""
+    s = Scenario("aoi(players=3)", factions=["blessed", "felines", "monks"], boards=["desert", "lake", "forest"])
+    g = s.round(1, tile="T10").set(0, bowls=(0, 0, 12), coins=1000, tools=1000).turn(0)
+    play(g, "convert 3pw tool", "convert 1pw coin", "convert tool coin")
+    assert int(g.state.players[0, P_TOOLS]) == 1000 + 1 - 1
+    assert int(g.state.players[0, P_COINS]) == 1000 + 1 + 1
 
 
 class FixedReveal:
