@@ -3,23 +3,11 @@ edge cases (how each action is resolved, the full turn, faction rules, final sco
 randomness and the §10 decisions).
 
 Each test cites its section; the expected values are worked out from the spec text and the
-board excerpt below, not read off the engine.  Complements ``test_automa.py``,
+printed board, not read off the engine.  Complements ``test_automa.py``,
 ``test_automa_rules.py`` and the random-game oracles.
 
-Hex names use the DATA.md frame (1-3 side, 1 human + 1 Automa).  Odd rows are shifted half a
-hex to the right: the neighbours of (r, c) are (r, c±1) and, on even rows, (r±1, c-1), (r±1, c);
-on odd rows (r±1, c), (r±1, c+1).  Printed terrain, ``.`` river::
-
-           0  1  2  3  4  5  6  7  8  9 10
-    r0     .  F  M  D  P  .  L  F  M  W  -
-    r1      .  S  L  S  W  .  S  P  L  .  F
-    r2     -  .  P  M  F  .  .  D  .  .  D
-    r3      -  .  W  D  .  F  .  .  M  P  S
-    r4     -  -  .  .  .  S  P  L  D  W  M
-    r5      -  .  L  P  .  W  M  .  F  L  D
-    r6     -  -  .  S  M  .  .  .  .  .  .
-    r7      -  .  D  F  W  D  F  L  S  F  .
-    r8     -  .  W  P  M  L  S  P  D  W  M
+Hex names use the DATA.md frame (1-3 side, 1 human + 1 Automa); the printed terrain of that
+side, with the neighbour rule, is drawn in ``test_automa_rules.py``'s docstring.
 """
 
 from __future__ import annotations
