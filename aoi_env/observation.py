@@ -209,7 +209,7 @@ _NUMBER_INDEX = np.array(
 _PLAYER_CATEGORIES = (
     ("player_faction", (P_FACTION,)),
     ("player_board", (P_BOARD,)),
-    ("player_innovations", tuple(P_INNOVATIONS.start + i for i in range(3))),
+    ("player_innovations", tuple(range(P_INNOVATIONS.start, P_INNOVATIONS.stop))),
     ("player_palace", (P_PALACE_TILE,)),
     ("player_draft_palace", (P_DRAFT_PALACE,)),
     ("player_bonus", (P_BONUS,)),

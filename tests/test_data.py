@@ -767,3 +767,64 @@ def test_loader_rejects_malformed_maps_and_tables_naming_the_place(case: str) ->
     _set_in(doc, path, change(copy.deepcopy(node)))
     with pytest.raises(DataError, match=message):
         parse(raw, maps_raw)
+
+
+def test_r73_loader_rejects_a_limit_other_than_the_3_innovation_slots():
+    """R73: at most 3 innovations per player.  The state holds 3 slots and the engine reads the
+    limit from there, so the data's ``max_per_player`` and each board's slot costs must say 3 too:
+    another number fails at load time instead of being silently ignored (the data mutation audit
+    found the value read by nothing)."""
+    raw, maps_raw = _raw()
+    raw["innovation_display"]["max_per_player"] = 4
+    with pytest.raises(DataError, match=r"innovation_display\.max_per_player is 4; the state is laid out for 3"):
+        parse(raw, maps_raw)
+    raw, maps_raw = _raw()
+    raw["planning_boards"]["wasteland"]["innovation_slot_books"] = [0, 0, 2, 3]
+    with pytest.raises(DataError, match=r"planning board WASTELAND: expected 3 innovation slot costs \(R73\)"):
+        parse(raw, maps_raw)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("palace_tiles", 3, "special", "school_to_guild"), 2, r"palace_tiles\.3\.special\.school_to_guild: an effect"),
+        (("palace_tiles", 16, "once", "guild_anywhere"), 0, r"palace_tiles\.16\.once\.guild_anywhere: an effect"),
+        (("factions", "psychics", "special", "second_action"), 2, r"factions\.psychics\.special\.second_action"),
+        (("book_actions", "BA5", "effect", "free_guild_upgrade"), 2, r"book_actions\.BA5\.effect\.free_guild_upgr"),
+        (("factions", "moles", "tunnel"), 2, r"factions\.moles\.tunnel: an ability that is on or off"),
+        (("factions", "monks", "setup_university"), 2, r"factions\.monks\.setup_university: an ability"),
+        (("palace_tiles", 9, "flight"), 2, r"palace_tiles\.9\.flight: an ability that is on or off"),
+        (("palace_tiles", 15, "defer_city", "v1.2"), 2, r"palace_tiles\.15\.defer_city: an ability"),
+    ],
+)
+def test_loader_rejects_a_number_where_an_effect_or_ability_is_on_or_off(path, value, message):
+    """The named one-off gains (palace 3 / 4 / 15 / 16, BA5, the Psychics' second action, the
+    Lizards' city TB) are effects, and the factions' and palace tiles' abilities (tunnel, flight,
+    setup University, ...) are on or off: the engine cannot read a 2 as anything but "on", so the
+    loader asks for 1 (or 0 for an ability) instead of playing a 2 as a 1 (the data mutation audit,
+    docs/reliability-audits.md)."""
+    raw, maps_raw = _raw()
+    node = raw
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(DataError, match=message):
+        parse(raw, maps_raw)
+
+
+def test_a_gain_of_0_asks_for_no_decision():
+    """components.yaml's vocabulary: "an amount of 0 gains nothing".  A gain of 0 books, steps,
+    spades, bridges, competencies or city tiles pushes no choice (it used to push one book or
+    step choice anyway, so a 0 in the data played as a 1: the data mutation audit's 1 -> 0
+    mutants of C3's book, C1's step, palace 6's book and S1's bridge survived every test)."""
+    from aoi_env.core import effects
+    from aoi_env.core.pending import Kind
+    from aoi_env.testing import Scenario
+
+    g = Scenario("aoi(players=3)").turn(0)
+    before = g.state.to_bytes()
+    zero = {key: 0 for key in ("books", "steps_any", "steps_one", "steps_each", "tb", "spades", "bridge")}
+    effects.gain(g, 0, {**zero, "competency": 0, "city_tile": 0, "sail": 0, "dig": 0, "coins": 0, "vp": 0})
+    assert g.state.to_bytes() == before
+    effects.gain(g, 0, {"books": 1})  # one book is one choice
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS

@@ -51,7 +51,7 @@ from aoi_env.core.state import (
     P_VP,
     bonus_row,
 )
-from aoi_env.data import DATA_DIR, NUM_POSITIONS, ROUNDS, DataError
+from aoi_env.data import DATA_DIR, INNOVATIONS_PER_PLAYER, NUM_POSITIONS, ROUNDS, DataError
 from aoi_env.data.enums import Building, Terrain
 
 if TYPE_CHECKING:
@@ -723,7 +723,7 @@ def resolve_innovation(g: Game, seat: int, support: Card) -> None:
     """§5.7: with fewer than 3, take a display tile by directional selection; no effect (§11)."""
     p = g.state.players[seat]
     taken = int(np.count_nonzero(p[P_INNOVATIONS] >= 0))
-    if taken >= 3:
+    if taken >= INNOVATIONS_PER_PLAYER:
         return
     glob = g.state.glob
     free = {i for i, t in enumerate(glob[G_INNOV_SPACES].tolist()) if t >= 0 and glob[G_INNOV_OWNER.start + t] == -1}

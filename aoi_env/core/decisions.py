@@ -60,7 +60,7 @@ from aoi_env.core.state import (
     bonus_row,
     set_bonus_row,
 )
-from aoi_env.data import load
+from aoi_env.data import INNOVATIONS_PER_PLAYER, load
 from aoi_env.data.enums import NUM_BONUS_TILES, NUM_CITY_TILES, NUM_COMPETENCIES, Building
 
 BOOKS = P_BOOKS.start
@@ -176,7 +176,7 @@ def take_competency(g: Game, seat: int, comp: int) -> None:
     column, row_ = divmod(space, 3)
     reward = g.data.raw["competency_display"]["rows"][row_]
     effects.gain(g, seat, g.tab.competency_once[comp])  # resolves after the position reward
-    books = reward["books"] + (1 if g.tab.faction_flags[int(p[P_FACTION])]["on_competency_book"] else 0)
+    books = reward["books"] + g.tab.faction_flags[int(p[P_FACTION])]["on_competency_book"]
     p[BOOKS + column] += books  # R53.3 (+ Philosophers R99)
     science.advance(g, seat, column, reward["steps"])
 
@@ -248,7 +248,7 @@ def affordable_innovations(g: Game, seat: int, pl: list[int] | None = None) -> l
     if pl is None:
         pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
     slot = sum(1 for t in pl[P_INNOVATIONS] if t >= 0)
-    if slot >= 3:
+    if slot >= INNOVATIONS_PER_PLAYER:  # R73
         return []
     books = pl[P_BOOKS]
     total = sum(books)

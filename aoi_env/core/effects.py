@@ -142,8 +142,8 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
         return
     gain_now(g, seat, gain, mult)
     for key in reversed(DECIDED):  # the stack resolves the last push first
-        if key in gain:
-            value = gain[key]
+        value = gain.get(key)
+        if value:  # absent or 0: a gain of no books, steps or spades asks for no decision
             _DECIDED_EFFECTS[key](g, seat, value * mult if isinstance(value, int) else value, mult)
 
 

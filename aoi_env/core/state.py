@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from aoi_env.data import NUM_POSITIONS, ROUNDS
+from aoi_env.data import INNOVATIONS_PER_PLAYER, NUM_POSITIONS, ROUNDS
 from aoi_env.data.enums import (
     NUM_BONUS_TILES,
     NUM_CITY_TILES,
@@ -91,7 +91,7 @@ P_CITIES = _p.add("cities")  # city tiles owned = keys earned (R45, OP-31)
 P_BRIDGES = _p.add("bridges")  # bridges built (R40)
 P_PAVILIONS = _p.add("pavilions")  # pavilions in hand (C6)
 P_COMPETENCIES = _p.add("competencies")  # bitmask over C1..C12
-P_INNOVATIONS = _p.add("innovations", 3)  # innovation ids in slots 1-3, -1 = empty (R73)
+P_INNOVATIONS = _p.add("innovations", INNOVATIONS_PER_PLAYER)  # innovation ids in slots 1-3, -1 = empty (R73)
 P_PALACE_TILE = _p.add("palace_tile")  # palace tile id once the Palace is built, else -1 (R68)
 P_DRAFT_PALACE = _p.add("draft_palace")  # palace tile drafted but not yet built (R16, OP-54), else -1
 P_BONUS = _p.add("bonus")  # round bonus tile held, -1 none (R78)

@@ -40,6 +40,7 @@ NUM_ROWS = 9
 NUM_COLS = 13
 NUM_POSITIONS = NUM_ROWS * NUM_COLS  # one id per grid position, shared by both board sides
 ROUNDS = 6  # R56; components.yaml says the same (checked at load), the state holds 6 round tiles
+INNOVATIONS_PER_PLAYER = 3  # R73; components.yaml says the same (checked at load), the state holds 3 slots
 
 GAIN_KEYS = frozenset(
     {
@@ -60,6 +61,13 @@ EVENTS = (
     "build_university", "build_palace", "spade", "step", "city", "found_city", "track", "innovation",
     "send_scholar", "spell", "tunnel", "flight",
 )  # fmt: skip
+FLAG_GAINS = frozenset(
+    {"school_to_guild", "free_guild_upgrade", "palace15_parts", "guild_anywhere", "second_action", "lizard_tb"}
+)
+"""Gains that are an effect, not an amount: written as 1 (a number would be read as on all the same)."""
+FACTION_FLAGS = ("setup_competency", "tunnel", "setup_university", "setup_tower")
+PALACE_FLAGS = ("flight", "river_city", "river_city_own_turn", "founds_city", "defer_city")
+"""Abilities that are on or off: 0 or 1, or one of them per ruleset ({v1.2: 1, v1.0: 0})."""
 INCOME_KEYS = frozenset({"vp", "coins", "tools", "scholars", "power", "books", "steps_any"})
 RULESETS = ("v1.2", "v1.0")
 BUILDING_KEYS = {b.name.lower(): b for b in Building if b != Building.NONE}
@@ -192,6 +200,16 @@ def _check_gain(where: str, gain: Any) -> None:
             raise DataError(f"{where}.vp_table: needs a known counter and thresholds")
     if "neutral" in gain and gain["neutral"] not in BUILDING_KEYS:
         raise DataError(f"{where}.neutral: unknown building {gain['neutral']!r}")
+    for key in FLAG_GAINS & set(gain):
+        if type(gain[key]) is not int or gain[key] != 1:
+            raise DataError(f"{where}.{key}: an effect, not an amount: write 1 (or leave it out), got {gain[key]!r}")
+
+
+def _check_flag(where: str, value: Any) -> None:
+    """An on / off ability: 0 or 1, or a mapping of rulesets to 0 or 1 (``resolve``)."""
+    values = list(value.values()) if isinstance(value, dict) and set(value) <= set(RULESETS) and value else [value]
+    if not all(type(v) is int and v in (0, 1) for v in values):
+        raise DataError(f"{where}: an ability that is on or off: write 1 or 0 (per ruleset), got {value!r}")
 
 
 def _named_rows(where: str, rows: Any, names: list[str]) -> dict[str, Any]:
@@ -344,6 +362,8 @@ def _parse_board(terrain: Terrain, common: dict[str, Any], override: dict[str, A
         if b not in slot_income:
             raise DataError(f"planning board {terrain.name}: no slot income for {b.name}")
     sailing, terraforming = spec["sailing"], spec["terraforming"]
+    if len(spec["innovation_slot_books"]) != INNOVATIONS_PER_PLAYER:
+        raise DataError(f"planning board {terrain.name}: expected {INNOVATIONS_PER_PLAYER} innovation slot costs (R73)")
     return PlanningBoard(
         terrain=terrain,
         start=dict(spec["start"]),
@@ -383,6 +403,12 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
         raise DataError("components.yaml: disciplines must be listed in enum order")
     if raw["rounds"] != ROUNDS:
         raise DataError(f"components.yaml: rounds is {raw['rounds']!r}; the state is laid out for {ROUNDS}")
+    most = raw["innovation_display"]["max_per_player"]
+    if most != INNOVATIONS_PER_PLAYER:
+        raise DataError(
+            f"components.yaml: innovation_display.max_per_player is {most!r}; the state is laid out for "
+            f"{INNOVATIONS_PER_PLAYER} innovation slots"
+        )
 
     maps = {name: _parse_map(name, spec) for name, spec in maps_raw["maps"].items()}
     common = raw["planning_board_common"]
@@ -399,6 +425,8 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
     for f in Faction:
         row = faction_rows[f.name.lower()]
         _check_row(f"factions.{f.name.lower()}", row, faction_fields)
+        for key in FACTION_FLAGS:
+            _check_flag(f"factions.{f.name.lower()}.{key}", row.get(key, 0))
         row = dict(row)
         row["start_steps"] = _steps(f"factions.{f.name.lower()}", row.get("start_steps", {}))
         bridge = row.get("bridge_action", {"tools": 1})
@@ -434,6 +462,8 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
     }
     for n, row in palace_rows.items():
         _check_row(f"palace_tiles.{n}", row, palace_fields)
+        for key in PALACE_FLAGS:
+            _check_flag(f"palace_tiles.{n}.{key}", row.get(key, 0))
         if row.get("always_offered", True) is not True:
             raise DataError(f"palace_tiles.{n}.always_offered: write true or leave it out")
         if ("swap_reward" in row) != ("school_to_guild" in row.get("special", {})):
@@ -538,6 +568,7 @@ def load() -> GameData:
 
 
 __all__ = [
+    "INNOVATIONS_PER_PLAYER",
     "NUM_COLS",
     "NUM_DISCIPLINES",
     "NUM_POSITIONS",

@@ -214,3 +214,26 @@ def test_r73_developing_scores_round_tile_t10() -> None:
     play(g, "innovate", "innovation trade_routes")
     pay_count(g)
     assert g.state.players[0, P_VP] == 20 + 5
+
+
+def test_r73_third_innovation_offered_with_two_never_a_fourth() -> None:
+    """R73: at most 3 innovations per player.  Holding 2, the player is offered the action and
+    takes a third (lowest empty slot); on her next turn, with books and coins for any space, the
+    action is no longer offered.  Developing is the only way a player gains an innovation.
+    Fails on: an engine limit of 4 (``INNOVATIONS_PER_PLAYER``).  The data's
+    ``innovation_display.max_per_player`` must say the same: another value is refused at load
+    (tests/test_data.py)."""
+    s = scenario().innovation(0, "steel", "sewerage").set(0, books=(10, 10, 10, 10), coins=30)
+    g = s.turn(0)
+    assert "innovate" in g.legal_moves()
+    play(g, "innovate", "innovation trade_routes")
+    assert pay_count(g) == 3 + 2  # the third slot's surcharge
+    assert innovations(g) == ["steel", "sewerage", "trade_routes"]
+    assert list(g.state.players[0, P_BOOKS]) == [8, 5, 10, 10]  # 2 Banking + 5 any (Law first)
+    play(g, "done")
+    play(g, "pass", "bonus B1", "pass", "bonus B5")  # seats 1 and 2
+    assert g.current_seat() == 0
+    moves = g.legal_moves()
+    assert "innovate" not in moves
+    assert not [m for m in moves if m.startswith("innovation ")]
+    assert len(innovations(g)) == 3
