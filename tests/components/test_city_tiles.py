@@ -77,11 +77,17 @@ def test_r140_k1_4vp_3_tools_and_a_key() -> None:
 
 
 def test_r140_k2_5vp_and_2_books_of_choice() -> None:
-    """R140 K2: 5 VP + 2 books of choice (any disciplines)."""
+    """R140 K2: 5 VP + 2 books of choice (any disciplines): exactly two book choices, then the
+    action is over (conversions or done, R79).
+    Fails on: K2 giving 3 books (``city_tiles.K2.reward.books`` 2 -> 3)."""
     g = found_city(position())
     play(g, "city K2")
     assert g.pending_kind() == Kind.CHOOSE_BOOKS
-    play(g, "book law", "book medicine")
+    play(g, "book law")
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS  # the second book
+    play(g, "book medicine")
+    assert (g.pending_kind(), g.current_seat()) == (Kind.POST, 0)  # no third book
+    assert "done" in g.legal_moves()
     p = g.state.players[0]
     assert p[P_VP] == 20 + 5
     assert list(p[P_BOOKS]) == [0, 1, 0, 1]

@@ -1214,3 +1214,108 @@ def test_r95_r129_a_jumps_table_of_the_wrong_shape_is_refused(jumps: object) -> 
     raw["jumps"] = jumps
     with pytest.raises(DataError, match="jumps"):
         parse(raw, maps)
+
+
+# ------------------------------------------------------------------------------------------------
+# R19 faction tile icons: start steps and start resources; 2-player values of OP-13 / OP-14
+
+# Seat 0's position right after the player setup (R17, R19) on the plains board, which has no
+# start steps and the common start (15 coins, 3 tools, bowls 5/7/0): science steps
+# banking/law/engineering/medicine of the faction tile, bowls (a level-3 threshold moves 1 power
+# I -> II, R47), coins and tools.  The Lizards choose their 2 steps afterwards (R94).
+START_POSITION = [
+    ("blessed", [1, 1, 1, 1], (5, 7, 0), 15, 3),
+    ("felines", [1, 0, 0, 1], (5, 7, 0), 15, 3),
+    ("goblins", [1, 0, 1, 0], (5, 7, 0), 15, 4),  # + 1 tool
+    ("illusionists", [0, 0, 0, 2], (5, 7, 0), 15, 3),
+    ("inventors", [0, 0, 0, 0], (5, 7, 0), 15, 3),  # a competency instead (R93)
+    ("lizards", [0, 0, 0, 0], (5, 7, 0), 15, 3),  # 2 steps of their choice (R94)
+    ("moles", [0, 0, 2, 0], (5, 7, 0), 15, 3),
+    ("monks", [0, 1, 0, 0], (5, 7, 0), 15, 3),
+    ("navigators", [0, 3, 0, 0], (4, 8, 0), 15, 3),  # law level 3: 1 power
+    ("omar", [1, 0, 1, 0], (5, 7, 0), 15, 3),
+    ("philosophers", [2, 0, 0, 0], (5, 7, 0), 15, 3),
+    ("psychics", [1, 0, 0, 1], (5, 7, 0), 15, 4),  # + 1 tool
+]
+
+
+def _after_player_setup(faction: str, board: str = "plains", players: int = 3) -> Game:
+    """A real game with ``faction`` on ``board`` in seat 0, right after every seat's player setup
+    (the round bonus tiles are picked first, R16.8; they pay nothing before round 1)."""
+    others = [f for f in ("goblins", "felines", "monks") if f != faction][: players - 1]
+    boards = [board, "swamp", "lake"][:players]
+    g = setup_game(
+        f"aoi(players={players},factions={'+'.join([faction, *others])},boards={'+'.join(boards)},skip_forced=false)"
+    )
+    play_setup(g, {0: ["bonus B7"], 1: ["bonus B10"], 2: ["bonus B9"]})
+    assert g.pending_kind() in (Kind.INITIAL_PLACE, Kind.STEPS_ANY)  # no Workshop placed yet
+    return g
+
+
+@pytest.mark.parametrize(
+    ("faction", "science", "power", "coins", "tools"), START_POSITION, ids=[row[0] for row in START_POSITION]
+)
+def test_r19_faction_tile_start_steps_and_resources(
+    faction: str, science: list[int], power: tuple[int, int, int], coins: int, tools: int
+) -> None:
+    """R19 / R17: after the player setup each faction stands on the science steps of its faction
+    tile (Blessed 1/1/1/1, Felines banking + medicine, Goblins banking + engineering, Illusionists
+    medicine 2, Moles engineering 2, Monks law 1, Navigators law 3, Omar banking + engineering,
+    Philosophers banking 2, Psychics banking + medicine; none for the Inventors and the Lizards)
+    and the Goblins and the Psychics start with 1 extra tool.  Fails on: any
+    ``factions.<f>.start_steps.<discipline>`` + 1 or a deleted ``start_steps`` (a wrong science
+    row), ``factions.psychics.start.tools`` 1 -> 2 or a deleted ``factions.psychics.start``
+    (a wrong tool count)."""
+    g = _after_player_setup(faction)
+    assert sci(g, 0) == science
+    assert bowls(g, 0) == power
+    assert (val(g, 0, P_COINS), val(g, 0, P_TOOLS)) == (coins, tools)
+    assert books(g, 0) == [0, 0, 0, 0] and val(g, 0, P_SCHOLARS) == 0 and val(g, 0, P_VP) == 20
+
+
+@pytest.mark.parametrize(
+    ("faction", "science", "power"),
+    [
+        ("inventors", [1, 1, 1, 1], (4, 8, 0)),  # the forest board's steps alone
+        ("moles", [1, 1, 3, 1], (3, 9, 0)),  # engineering 1 + 2 = 3: 1 power (forest bowls 4/8/0)
+        ("psychics", [2, 1, 1, 2], (4, 8, 0)),
+    ],
+    ids=["inventors", "moles", "psychics"],
+)
+def test_r19_forest_board_steps_add_to_the_faction_tile_steps(
+    faction: str, science: list[int], power: tuple[int, int, int]
+) -> None:
+    """R19 / R87: the forest board's 1 step in every discipline adds to the faction tile's steps.
+    Fails on: ``factions.moles.start_steps.engineering`` 2 -> 3 or
+    ``factions.psychics.start_steps.banking`` / ``.medicine`` 1 -> 2, or their deletion."""
+    g = _after_player_setup(faction, board="forest")
+    assert sci(g, 0) == science
+    assert bowls(g, 0) == power
+
+
+@pytest.mark.parametrize(("game", "vp"), [("aoi(players=2)", 1), ("aoi(players=2,ruleset=v1.0)", 3)])
+def test_r92_op13_illusionists_two_player_spell_vp(game: str, vp: int) -> None:
+    """R92 / OP-13 / R145: with 2 players a spell scores the Illusionists 1 VP in v1.2 and 3 VP in
+    v1.0 (the cost is 1 power less in both).  Fails on:
+    ``factions.illusionists.events.spell.vp.v1.0.2`` 3 -> 4 or ``...v1.2.2`` 1 -> 2."""
+    g = scenario(["illusionists", "felines"], ["lake", "forest"], game=game).set(0, bowls=(5, 4, 3)).turn(0)
+    play(g, "spell S5")  # S5: 4 power - 1, + 7 coins
+    assert bowls(g, 0) == (8, 4, 0)
+    assert val(g, 0, P_COINS) == 22
+    assert val(g, 0, P_VP) == 20 + vp
+
+
+@pytest.mark.parametrize("game", ["aoi(players=2)", "aoi(players=2,ruleset=v1.0)"])
+def test_r95_op14_moles_two_player_tunnel_vp(game: str) -> None:
+    """R95 / OP-14 / R145: with 2 players a tunnel scores the Moles 4 VP in both rulesets (v1.2:
+    2 + P; v1.0: always 4).  The 2-player map: r7c6 is two hexes from the Workshop on r8c5.
+    Fails on: ``factions.moles.events.tunnel.vp.v1.2.2`` 4 -> 5 or ``...v1.0`` 4 -> 5."""
+    sc = scenario(["moles", "felines"], ["mountain", "forest"], game=game).build(0, "r8c5", "workshop")
+    g = sc.set(0, tools=5).turn(0)
+    play(g, "build")
+    assert "target r7c6" not in g.legal_moves() and "tunnel" in g.legal_moves()
+    play(g, "tunnel", "tunnel r7c6")
+    assert val(g, 0, P_VP) == 24  # 20 + 4
+    assert val(g, 0, P_TOOLS) == 4  # 5 - 1 (tunnel)
+    play(g, "spades 1", "workshop")
+    assert building_at(g, "r7c6") == (Building.WORKSHOP, 0)

@@ -718,3 +718,55 @@ def test_r123_r129_palace3_reward_and_palace9_flight_are_read_from_the_data(monk
     monkeypatch.setitem(load().jumps, "flight", Jump(4, "scholars", 1))
     g = with_palace(scenario(), 9).turn(0)
     assert scoring.area_jump(g, 0) == 4  # the farthest distance reaches for the final area (R83)
+
+
+# ------------------------------------------------------------------------------------------------
+# exact amounts: no further choice is left pending after the tile's gain
+
+
+def test_r125_palace5_takes_exactly_one_competency():
+    """R125: palace 5 gives ONE competency: after taking C4 no second competency choice is
+    pending, the turn goes on to its free conversions, and the player holds one competency.
+    Fails on: ``palace_tiles.5.once.competency`` 1 -> 2 (a second CHOOSE_COMPETENCY follows)."""
+    g = build_palace(scenario(), 5)
+    assert g.pending_kind() == Kind.CHOOSE_COMPETENCY
+    play(g, "competency C4")
+    assert g.pending_kind() == Kind.POST and "done" in g.legal_moves()
+    assert not any(m.startswith("competency") for m in g.legal_moves())
+    assert bin(int(player(g)[P_COMPETENCIES])).count("1") == 1  # C4 only
+
+
+def _income_book(number: int) -> Game:
+    """Phase I income of seat 0 with palace ``number`` (B1: no income of its own); the book of
+    choice is taken in Medicine."""
+    g = with_palace(scenario().bonus(0, "B1"), number).decide(Kind.INCOME_SEAT, 0, phase=Phase.INCOME)
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS
+    assert g.legal_moves() == ["book banking", "book law", "book engineering", "book medicine"]
+    play(g, "book medicine")
+    return g
+
+
+@pytest.mark.parametrize("number", [6, 16])
+def test_r126_r136_palace6_and_16_income_is_exactly_one_book(number: int):
+    """R126 / R136, R120: palace 6's and palace 16's income is 2 power + exactly 1 book: after one
+    book choice no other book choice is pending (seat 0's turn starts), and the player holds one
+    book.  Fails on: ``palace_tiles.6.income.books`` or ``palace_tiles.16.income.books`` 1 -> 2
+    (a second CHOOSE_BOOKS follows)."""
+    g = _income_book(number)
+    assert g.current_seat() == 0 and g.pending_kind() == Kind.MAIN
+    assert not any(m.startswith("book ") and "BA" not in m for m in g.legal_moves())
+    assert books(g) == [0, 0, 0, 1]
+    assert bowls(g) == [3, 9, 0]  # 5/7/0 + 2 power
+
+
+def test_r133_palace13_special_is_exactly_one_book_and_3_coins():
+    """R133: palace 13's special action gives 3 coins + exactly 1 book: after one book choice the
+    action is over (free conversions or done, no second book choice) and the player holds one
+    book.  Fails on: ``palace_tiles.13.special.books`` 1 -> 2 (a second CHOOSE_BOOKS follows)."""
+    g = with_palace(scenario(), 13).turn(0)
+    play(g, "special palace")
+    assert g.pending_kind() == Kind.CHOOSE_BOOKS
+    play(g, "book banking")
+    assert g.pending_kind() == Kind.POST and "done" in g.legal_moves()
+    assert not any(m.startswith("book ") for m in g.legal_moves())
+    assert books(g) == [1, 0, 0, 0] and player(g)[P_COINS] == 18  # 15 + 3

@@ -303,11 +303,19 @@ def test_r139_ba6_three_free_spades() -> None:
 
 
 def test_r139_ba6_spades_split_over_three_hexes() -> None:
-    """R63.3 / R139 BA6: with 3 spades you may affect up to 3 hexes once the first is native."""
+    """R63.3 / R139 BA6: with 3 spades you may affect up to 3 hexes once the first is native;
+    after the third spade none is left: only the Workshop or "done" is offered.
+    Fails on: BA6 giving 4 free spades (``book_actions.BA6.effect.tb`` 3 -> 4)."""
     sc = position(book_actions=("BA4", "BA5", "BA6")).set(0, books=(0, 3, 0, 0))
     g = sc.build(0, "r1c4", "workshop").turn(0)
     play(g, "book BA6", "pay law", "pay law", "pay law", "target r2c5", "spades 1")  # Plains: 1
-    play(g, "spade r0c4", "spade r0c5", "done")  # Plains -> Desert, Wasteland -> Desert
+    play(g, "spade r0c4")  # Plains -> Desert: spade 2 of 3, one more may go anywhere
+    assert g.legal_moves() == ["spade r0c5", "spade r1c3", "spade r1c5", "spade r2c4", "workshop", "done"]
+    play(g, "spade r0c5")  # Wasteland -> Desert: spade 3 of 3, none left
+    assert g.pending_kind() == Kind.TB_FINISH
+    assert g.legal_moves() == ["workshop", "done"]
+    assert g.state.players[0, P_TOOLS] == 3  # all three spades free
+    play(g, "done")
     h = g.state.hexes
     assert all(h[parse_hex(x), H_TERRAIN] == Terrain.DESERT for x in ("r2c5", "r0c4", "r0c5"))
     assert h[parse_hex("r2c5"), H_BUILDING] == 0  # no Workshop wanted

@@ -126,3 +126,21 @@ def test_op55_level_12_cap_loses_the_steps() -> None:
     assert "scholar banking 2" in g.legal_moves()
     play(g, "scholar banking 2")
     assert g.state.players[0, P_SCIENCE][BANKING] == 11
+
+
+def test_r74a_every_2_space_gives_2_steps() -> None:
+    """R74 (a) / R47: each discipline has one '3' space and three '2' spaces; the '2' spaces
+    fill in order, and the second and third of them give 2 steps each, like the first.
+    Fails on: ``science.scholar_spaces.2`` 2 -> 3 or ``science.scholar_spaces.3`` 2 -> 3."""
+    for taken, i in ((2, 2), (3, 3)):  # the '3' space and ``taken - 1`` '2' spaces are occupied
+        s = scenario().round(1, tile="T4")  # T4: 1 VP per step
+        for k in range(taken):
+            s.scholar_space(1, "engineering", k)
+        g = s.turn(0)
+        assert "scholar engineering 3" not in g.legal_moves()
+        play(g, "scholar engineering 2")
+        p = g.state.players[0]
+        assert p[P_SCIENCE][ENGINEERING] == 2
+        assert p[P_VP] == 20 + 2
+        assert g.state.glob[space(ENGINEERING, i)] == 0
+        assert (p[P_SCHOLARS], p[P_SCHOLAR_SUPPLY]) == (2 - 1, 5)

@@ -7,11 +7,23 @@ round-6 position is played to the end to see the VP added.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from aoi_env.core import hidden
 from aoi_env.core.engine import Game
 from aoi_env.core.rules import scoring, terrain
 from aoi_env.core.rules.scoring import NEUTRAL, largest_area, resource_coins, shared_ranks
-from aoi_env.core.state import G_DECISIONS, G_NEUTRAL_SCIENCE, G_PHASE, G_ROUND, P_COINS, P_PALACE_TILE, P_VP, Phase
+from aoi_env.core.state import (
+    G_AREA_TOKEN,
+    G_DECISIONS,
+    G_NEUTRAL_SCIENCE,
+    G_PHASE,
+    G_ROUND,
+    P_COINS,
+    P_PALACE_TILE,
+    P_VP,
+    Phase,
+)
 from aoi_env.testing import Scenario, play, random_action
 
 
@@ -279,3 +291,60 @@ def test_r86_ties_are_shared_no_tiebreaker() -> None:
     scores = g.scores()
     assert scores[0] == scores[1] > scores[2]  # nothing breaks the tie
     assert list(final_rewards(np.asarray([50, 50, 40]), "win")) == [0.5, 0.5, -1.0]
+
+
+# --------------------------------------------------------------------------------------------
+# OP-11: the 2-player area token values (an unverified placeholder, pinned as the engine plays it)
+
+AREA_TOKEN_SEEDS = range(40)  # enough setups to draw each of the 4 tokens
+
+
+def two_player_round_6(seed: int) -> Scenario:
+    """A 2-player round-6 position (the area token face up, R25) set up with ``seed``."""
+    s = Scenario("aoi(players=2)", factions=["blessed", "felines"], boards=["desert", "lake"], seed=seed)
+    s.bonus(0, "B10").bonus(1, "B9")
+    s.round(6, tile="T10")
+    return s
+
+
+LINE_OF_16 = [f"r7c{c}" for c in range(2, 10)] + [f"r8c{c}" for c in range(10, 2, -1)]
+"""16 land hexes of the 1-3 board side, each next to the one before: the first n form one area of n."""
+PIECES_16 = ["workshop"] * 9 + ["guild"] * 4 + ["school"] * 3  # a player's pieces, no Palace or University
+
+
+def test_op11_r24_two_player_area_token_is_one_of_12_13_14_15_hidden_until_round_6() -> None:
+    """R24 / OP-11: a 2-player game draws its neutral area token at random from the values 12, 13,
+    14 and 15 (every one of them drawn over 40 setups, nothing else); it lies face down until round
+    6 (R25), and the search's redraw of hidden information (``hidden.resample``) draws from the
+    same 4 values.  A 3-player game has no token.
+    Fails on: ``two_player.area_tokens.0`` 12 -> 13, ``.1`` 13 -> 14, ``.2`` 14 -> 15 or ``.3``
+    15 -> 16."""
+    games = [Game("aoi(players=2)", seed=seed) for seed in AREA_TOKEN_SEEDS]
+    assert {int(g.state.glob[G_AREA_TOKEN]) for g in games} == {12, 13, 14, 15}
+    assert all(scoring.visible_area_token(g) is None for g in games)  # round 1: face down
+    rng = np.random.default_rng(11)
+    redrawn = {int(hidden.resample(games[0], rng).state.glob[G_AREA_TOKEN]) for _ in range(40)}
+    assert redrawn == {12, 13, 14, 15}
+    assert int(Game("aoi(players=3)", seed=0).state.glob[G_AREA_TOKEN]) == 0
+
+
+@pytest.mark.parametrize("token", [12, 13, 14, 15])
+def test_op11_r25_each_area_token_ranks_as_an_area_of_its_value(token: int) -> None:
+    """R25 / R83 / OP-11: the neutral faction competes for area with the drawn token's value, seen
+    face up in round 6: for each of the tokens 12, 13, 14 and 15, a player whose area is one
+    smaller comes second (12 VP), one of the same size ties it ((18 + 12) / 2 = 15), one larger
+    wins (18); the other player's 1 building comes third (6) every time.
+    Fails on: ``two_player.area_tokens.0`` 12 -> 13, ``.1`` 13 -> 14, ``.2`` 14 -> 15 or ``.3``
+    15 -> 16 (no setup draws that token any more)."""
+    seed = next((k for k in AREA_TOKEN_SEEDS if int(two_player_round_6(k).state().glob[G_AREA_TOKEN]) == token), None)
+    assert seed is not None, f"no setup draws the {token} token"
+    for size, vp in ((token - 1, 12), (token, 15), (token + 1, 18)):
+        s = two_player_round_6(seed)
+        for hex_, piece in zip(LINE_OF_16[:size], PIECES_16, strict=False):
+            s.build(0, hex_, piece)
+        s.build(1, "r0c1", "workshop")
+        g = s.turn(0)
+        assert scoring.visible_area_token(g) == token
+        parts = scoring.breakdown(g)
+        assert parts["area_size"] == [size, 1]
+        assert parts["area"] == [vp, 6], f"token {token}, area {size}"
