@@ -129,7 +129,8 @@ def run_tests(mutant: dict[str, Any], tests: list[str]) -> list[str]:
             f"rc = pytest.main({tests!r} + {PYTEST_ARGS!r}, plugins=[f]);"
             " json.dump({'rc': int(rc), 'failed': f.failed}, open(sys.argv[1], 'w'))"
         )
-        env = {**os.environ, ENV_VAR: json.dumps(mutant), "PYTHONPATH": str(HERE)}
+        path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)  # keep the caller's
+        env = {**os.environ, ENV_VAR: json.dumps(mutant), "PYTHONPATH": path}
         proc = subprocess.run([sys.executable, "-c", code, out.name], cwd=ROOT, env=env, capture_output=True, text=True)
         try:
             result = json.loads(Path(out.name).read_text(encoding="utf-8"))
