@@ -1,8 +1,9 @@
 """The component-data mutation audit: does some test fail when one number of the data changes?
 
-``python tests/data_mutants.py [--file components.yaml] [--only palace_tiles] [--workers 2]
-[--json out.json]`` makes one mutant per value of the data file (an integer raised by one, a
-flag flipped, an entry of a component's effect deleted), runs the component and rule tests on
+``python tests/data_mutants.py [--file components.yaml] [--only palace_tiles] [--kinds plus off
+delete] [--again earlier.json] [--workers 2] [--json out.json]`` makes mutants of the data file
+(each integer raised by one, each 1 also set to 0, each boolean flipped, each part of a
+component deleted), runs the component and rule tests on
 each (a fresh process, the mutant loaded instead of the shipped file) and prints the mutants no
 test failed on.  Every number of every component should be pinned by a test that plays it: a
 survivor is a component effect the suite does not check (or an equivalent mutant, e.g. a piece
