@@ -38,6 +38,12 @@ parallel; the times are wall-clock, so other work on the machine slows them down
 average is printed and stored with the results).  ``--json FILE`` writes the results with the git
 commit (if the package is in a git checkout), python, numpy and platform, so runs can be
 compared across commits; ``--compare OLD.json`` prints the ratios new / old.
+
+``--instructions`` times nothing: it counts, under valgrind's callgrind, the machine instructions
+per decision of the 3-player engine and ``raw_env`` sections (``engine_instructions_per_decision_3p``,
+``env_last_instructions_per_decision_3p``; ``aoi_env/bench_instructions.py``).  The count is the
+same in every run of the same tree whatever the machine does, so it is the A/B yardstick of a
+change on a busy machine; the timed run then confirms it.
 """
 
 from __future__ import annotations
@@ -62,7 +68,8 @@ from aoi_env.compiled import engine_compiled
 from aoi_env.core.engine import Game
 
 HIGHER_IS_BETTER = ("per_s",)  # metric name parts
-LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s")  # times and memory; other metrics (sizes, counts) are neutral
+LOWER_IS_BETTER = ("_us", "_kib", "_mib", "compile_s", "instructions")  # times, memory, counts of instructions;
+# other metrics (sizes, decisions per game) are neutral
 TIME_PARTS = ("_us", "compile_s")  # the lower-is-better metrics that are times (the machine's speed scales them)
 REFERENCE = "reference_python_mops"  # the machine's own speed at a fixed pure-Python loop
 SPREAD = "reference_spread_pct"  # how much that speed changed during the run
@@ -429,9 +436,27 @@ def measure(
     return {"meta": meta, "results": results}
 
 
+def measure_instruction_counts(decisions: int, seed: int = 0, with_env: bool = True) -> dict[str, Any]:
+    """Instructions per decision of the 3-player engine and ``raw_env`` sections, counted by valgrind."""
+    from aoi_env.bench_instructions import WORKLOADS, measure_instructions, valgrind_missing
+
+    why = valgrind_missing()
+    if why:
+        raise ValueError(why)
+    names = tuple(n for n in WORKLOADS if with_env or "env" not in n)
+    if with_env and not env_available():
+        names = tuple(n for n in names if "env" not in n)
+    results = measure_instructions(decisions, seed, names)
+    meta = metadata()
+    meta.update({"affinity": "counted by valgrind (callgrind)", "env": "counted" if len(names) > 1 else "not counted",
+                 "decisions": decisions, "seed": seed, "observation_encoder": observation_encoder()})  # fmt: skip
+    meta["engine"] = "compiled (Cython)" if engine_compiled() else "Python"
+    return {"meta": meta, "results": results}
+
+
 UNITS = {
     "per_s": "1/s", "compile_s": "s", "_us": "µs", "_kib": "KiB", "_mib": "MiB", "bytes": "B", "per_game": "decisions",
-    "_mops": "M/s", "_pct": "%",
+    "_mops": "M/s", "_pct": "%", "instructions_per": "instr",
 }  # fmt: skip
 
 
@@ -541,8 +566,12 @@ def run_bench(
     with_env: bool = True,
     out: TextIO | None = None,
     with_vector: bool = True,
+    instructions: bool = False,
 ) -> dict[str, Any]:
-    """Measure, print the table (with ratios to ``compare``), write ``json_path``; returns the document."""
+    """Measure, print the table (with ratios to ``compare``), write ``json_path``; returns the document.
+
+    ``instructions``: count instructions per decision under valgrind instead of timing
+    (``aoi_env/bench_instructions.py``): exact A/B comparisons on a machine whose speed changes."""
     for p in players:
         if not 2 <= p <= 5:
             raise ValueError(f"player counts must be 2..5, got {p}")
@@ -554,7 +583,10 @@ def run_bench(
         raise ValueError(f"cannot read the --compare file {compare}: {err}") from None
     if old is not None:
         check_bench_document(old, f"the --compare file {compare}")  # before minutes of measuring
-    doc = measure(players, games, decisions, seed, with_env, with_vector)
+    if instructions:
+        doc = measure_instruction_counts(decisions, seed, with_env)
+    else:
+        doc = measure(players, games, decisions, seed, with_env, with_vector)
     print(format_table(doc, old), file=out or sys.stdout)
     if json_path:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)

@@ -317,6 +317,8 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
     p.add_argument("--compare", metavar="FILE", default=None, help="an earlier --json file: show the ratios")
     p.add_argument("--no-env", dest="env", action="store_false", help="skip the PettingZoo raw_env measurement")
+    p.add_argument("--instructions", action="store_true",
+                   help="count instructions per decision under valgrind, not time (exact A/B)")  # fmt: skip
 
 
 @command("bench", "single-core speed: engine and env decisions/s, games/s, clone/observation time, memory")(_bench_args)
@@ -326,7 +328,7 @@ def _bench(args: argparse.Namespace) -> int:
     check_output_file(args.json, "--json")
     run_bench(
         players=args.players, games=args.games, decisions=args.decisions, seed=args.seed,
-        json_path=args.json, compare=args.compare, with_env=args.env,
+        json_path=args.json, compare=args.compare, with_env=args.env, instructions=args.instructions,
     )  # fmt: skip
     return 0
 
