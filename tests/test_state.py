@@ -226,3 +226,27 @@ def test_pending_rows_are_plain_int_copies():
     popped = pending.pop(s)
     assert popped == g.state.stack[depth - 1].tolist() and int(s.glob[G_DEPTH]) == depth - 1
     assert all(type(v) is int for v in popped)
+
+
+def test_issue10_the_int_views_are_the_arrays_own_memory():
+    """``glob_ints`` / ``stack_ints`` (the pending stack's fast path) read and write the same
+    memory as ``glob`` / ``stack``, row after row; a clone's and an unpickled state's views are
+    their own arrays', and a state whose glob or stack is not int32 is refused by name."""
+    from aoi_env.core import pending
+    from aoi_env.core.state import STACK_FIELDS
+
+    s = in_progress("aoi(players=3)").state
+    assert s.glob_ints.tolist() == s.glob.tolist()
+    assert s.stack_ints.tolist() == s.stack.reshape(-1).tolist()
+    depth = s.glob_ints[G_DEPTH]
+    pending.push(s, 5, 2, 7, 8)  # written through the views ...
+    assert int(s.glob[G_DEPTH]) == depth + 1  # ... seen by the arrays
+    assert s.stack[depth].tolist() == [5, 2, 7, 8] + [0] * (STACK_FIELDS - 4)
+    s.glob[G_ROUND] = 4  # written through the array, seen by the view
+    assert s.glob_ints[G_ROUND] == 4
+    for copy in (s.clone(), pickle.loads(pickle.dumps(s))):
+        assert copy == s and copy.glob_ints.tolist() == s.glob_ints.tolist()
+        copy.glob_ints[G_ROUND] = 5
+        assert int(copy.glob[G_ROUND]) == 5 and int(s.glob[G_ROUND]) == 4  # its own memory
+    with pytest.raises(ValueError, match="state.glob and state.stack must be int32 arrays, got int64 and int32"):
+        State(s.hexes, s.players, s.glob.astype(np.int64), s.bridges, s.stack)

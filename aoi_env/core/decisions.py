@@ -304,7 +304,7 @@ def _innov_effect(g: Game, row: Row) -> None:
 
 @decision(Kind.PASS_BONUS, lambda g, row, a: f"bonus {g.data.bonus_ids[a - BONUS_BASE]}")
 def _pass_bonus_legal(g: Game, row: Row) -> list[int]:
-    state = g.state.glob[G_BONUS_STATE]
+    state = g.state.glob[G_BONUS_STATE].tolist()
     return [BONUS_BASE + b for b in range(NUM_BONUS_TILES) if state[b] == -1]
 
 

@@ -277,31 +277,32 @@ def source_gain(g: Game, src: int, ident: int, part: int) -> dict[str, Any]:
 def listeners(g: Game, seat: int, event: str) -> list[dict[str, Any]]:
     """Every gain listening for ``event`` for this seat (R146)."""
     s = g.state
-    p = s.players[seat]
+    p = s.players[seat].tolist()  # plain ints: one conversion, not a numpy scalar per field (issue 10)
+    glob = s.glob_ints
     tab = g.tab
     out = []
-    faction = int(p[P_FACTION])
+    faction = p[P_FACTION]
     if faction >= 0 and event in tab.faction_events[faction]:
         out.append(tab.faction_events[faction][event])
-    tile = int(p[P_PALACE_TILE])
+    tile = p[P_PALACE_TILE]
     if tile >= 0 and event in tab.palace_events[tile]:
         out.append(tab.palace_events[tile][event])
-    comps = int(p[P_COMPETENCIES])
+    comps = p[P_COMPETENCIES]
     if comps:
         for c, evs in enumerate(tab.competency_events):
             if comps >> c & 1 and event in evs:
                 out.append(evs[event])
-    if s.glob[G_PHASE] == Phase.ACTIONS:  # round tiles and bonus tiles score in Phase II only
-        bonus = int(p[P_BONUS])  # a tile taken at pass lies face down until the next round (R78.2)
+    if glob[G_PHASE] == Phase.ACTIONS:  # round tiles and bonus tiles score in Phase II only
+        bonus = p[P_BONUS]  # a tile taken at pass lies face down until the next round (R78.2)
         if bonus >= 0 and event in tab.bonus_events[bonus] and not p[P_PASSED]:
             out.append(tab.bonus_events[bonus][event])
-        rnd = int(s.glob[G_ROUND])
+        rnd = glob[G_ROUND]
         if 1 <= rnd <= ROUNDS:
-            rt = int(s.glob[G_ROUND_TILES][rnd - 1])
+            rt = glob[G_ROUND_TILES.start + rnd - 1]
             if event in tab.round_events[rt]:
                 out.append(tab.round_events[rt][event])
-            if rnd == ROUNDS and event in tab.final_events[int(s.glob[G_FINAL_TILE])]:
-                out.append(tab.final_events[int(s.glob[G_FINAL_TILE])][event])
+            if rnd == ROUNDS and event in tab.final_events[glob[G_FINAL_TILE]]:
+                out.append(tab.final_events[glob[G_FINAL_TILE]][event])
     return out
 
 

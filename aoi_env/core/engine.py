@@ -32,6 +32,7 @@ from aoi_env.core.state import (
     G_SEED,
     H_TERRAIN,
     P_VP,
+    STACK_FIELDS,
     Phase,
     State,
 )
@@ -167,7 +168,7 @@ class Game:
 
     def is_over(self) -> bool:
         """True after the final scoring (R82-R86): no seat decides any more."""
-        return bool(self.state.glob[G_PHASE] == Phase.OVER)
+        return self.state.glob_ints[G_PHASE] == _OVER
 
     def current_seat(self) -> int:
         """The seat whose decision is pending, -1 when the game is over."""
@@ -308,7 +309,7 @@ class Game:
         extra = hex_cache(self).extra
         out = extra.get(key)
         if out is None:
-            own = own_mask(self, seat)
+            own = own_mask(self, seat).tolist()  # a list is read faster than the array (issue 10)
             built = {(int(a), int(b)) for a, b in s.built_bridges()}
             spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
             out = extra[key] = tuple((a, b) for a, b in spots if (own[a] or own[b]) and (a, b) not in built)
@@ -369,19 +370,20 @@ class Game:
 
     def _apply(self, action: int) -> None:
         row = pending.pop(self.state)
-        self.state.glob[G_DECISIONS] += 1
+        self.state.glob_ints[G_DECISIONS] += 1
         HANDLERS[row[0]].apply(self, row, action)
 
     def _advance(self) -> None:
         """Run automatic entries and forced decisions until a real choice (or the end) is reached."""
         s = self.state
-        glob = s.glob
+        glob = s.glob_ints  # Python-int views of the arrays (State, issue 10)
+        stack = s.stack_ints
         skip_forced = self.config.skip_forced
         random_setup = self._random_setup
         while True:
-            depth = glob.item(G_DEPTH)  # .item(): a Python int without a numpy scalar (issue 10)
+            depth = glob[G_DEPTH]
             if depth == 0:
-                if glob.item(G_PHASE) == _OVER:
+                if glob[G_PHASE] == _OVER:
                     self._legal = []
                     self._seat = -1
                     return
@@ -389,11 +391,12 @@ class Game:
 
                 flow.step(self)
                 continue
-            kind = s.stack.item(depth - 1, 0)
+            start = (depth - 1) * STACK_FIELDS
+            kind = stack[start]
             if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
-            row = s.stack[depth - 1].tolist()  # plain ints for the handlers (see pending.pop)
+            row = stack[start : start + STACK_FIELDS].tolist()  # plain ints for the handlers (see pending.pop)
             legal = HANDLERS[kind].legal(self, row)
             if not legal:
                 if kind in DROPPABLE:
@@ -404,7 +407,7 @@ class Game:
             if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])
                 continue
-            if random_setup and glob.item(G_PHASE) == _SETUP:
+            if random_setup and glob[G_PHASE] == _SETUP:
                 self._apply(legal[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal

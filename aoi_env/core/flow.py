@@ -47,7 +47,7 @@ DISC_KEYS = ("banking", "law", "engineering", "medicine")
 
 
 def order(g: Game) -> list[int]:
-    return g.state.glob[G_ORDER][: g.seats].tolist()
+    return g.state.glob_ints[G_ORDER.start : G_ORDER.start + g.seats].tolist()
 
 
 def step(g: Game) -> None:

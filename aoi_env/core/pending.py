@@ -10,6 +10,7 @@ Parameters per kind are documented on each member as ``p0, p1, ...``.
 
 from __future__ import annotations
 
+from array import array
 from enum import IntEnum
 
 from aoi_env.core.state import G_DEPTH, MAX_STACK, STACK_FIELDS, State
@@ -113,23 +114,28 @@ _ZEROS = (0,) * (STACK_FIELDS - 2)
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
     """Put a decision or automatic step on top of the stack: it is resolved before what is below."""
-    depth = state.glob.item(G_DEPTH)
+    glob = state.glob_ints  # Python-int views of the arrays (State, issue 10)
+    depth = glob[G_DEPTH]
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
-    state.stack[depth] = (kind, seat, *params, *_ZEROS[len(params) :])  # one write of the whole row
-    state.glob[G_DEPTH] = depth + 1
+    start = depth * STACK_FIELDS
+    state.stack_ints[start : start + STACK_FIELDS] = array("i", (kind, seat, *params, *_ZEROS[len(params) :]))
+    glob[G_DEPTH] = depth + 1
 
 
 def pop(state: State) -> Row:
     """Remove the top entry and return its fields as plain ints: the handlers read ``row[i]``
     several times per decision, and a list is read several times faster than a numpy row
     (issue 10)."""
-    depth = state.glob.item(G_DEPTH) - 1
-    state.glob[G_DEPTH] = depth
-    return state.stack[depth].tolist()
+    glob = state.glob_ints
+    depth = glob[G_DEPTH] - 1
+    glob[G_DEPTH] = depth
+    start = depth * STACK_FIELDS
+    return state.stack_ints[start : start + STACK_FIELDS].tolist()
 
 
 def top(state: State) -> Row | None:
     """The pending entry's fields as plain ints (a copy), None when the stack is empty."""
-    depth = state.glob.item(G_DEPTH)
-    return state.stack[depth - 1].tolist() if depth else None
+    depth = state.glob_ints[G_DEPTH]
+    start = (depth - 1) * STACK_FIELDS
+    return state.stack_ints[start : start + STACK_FIELDS].tolist() if depth else None

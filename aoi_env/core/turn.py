@@ -331,12 +331,12 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
                     out.append(SCHOLAR_BASE + d * 3 + form)
     power3 = pl[III]
     spell_costs = _spell_costs(tab.ruleset, tab.players, pl[P_FACTION])
-    for i, (used, cost) in enumerate(zip(glob[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
+    for i, (used, cost) in enumerate(zip(s.glob_ints[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
         if not used and power3 >= cost and effects.feasible(g, seat, tab.spell_effect[i], pl):
             out.append(SPELL_BASE + i)
     books = sum(pl[P_BOOKS])
-    books_used = glob[G_BOOKS_USED].tolist()
-    for slot, k in enumerate(glob[G_BOOK_ACTIONS].tolist()):  # book_slots
+    books_used = s.glob_ints[G_BOOKS_USED].tolist()
+    for slot, k in enumerate(s.glob_ints[G_BOOK_ACTIONS].tolist()):  # book_slots
         if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k], pl):
             out.append(BOOK_BASE + k)
     for sp, gain in _unused_specials(g, pl):
@@ -525,8 +525,8 @@ def _post_apply(g: Game, row: Row, a: int) -> None:
 
 def convertible(player: np.ndarray) -> tuple[int, int, int, int, int]:
     """What the conversions of R79 spend: bowls II (burn) and III, tools, scholars, books."""
-    return (int(player[II]), int(player[III]), int(player[P_TOOLS]), int(player[P_SCHOLARS]),
-            int(player[P_BOOKS].sum()))  # fmt: skip
+    row = player.tolist()  # one conversion instead of five numpy reads (issue 10)
+    return row[II], row[III], row[P_TOOLS], row[P_SCHOLARS], sum(row[P_BOOKS])
 
 
 @automatic(Kind.END_ACTION)
