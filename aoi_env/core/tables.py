@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from aoi_env.core import pending
-from aoi_env.data import EVENTS, DataError, load, resolve, resolve_gain
+from aoi_env.data import (
+    EVENTS,
+    FACTION_FLAGS,
+    FACTION_VALUES,
+    PALACE_FLAGS,
+    PALACE_VALUES,
+    DataError,
+    load,
+    resolve,
+    resolve_gain,
+)
 from aoi_env.data.enums import Building
 
 Gain = dict[str, Any]
@@ -96,15 +106,12 @@ def tables(ruleset: str, players: int) -> Tables:
     def events(seq: tuple[dict[str, Any], ...]) -> tuple[Events, ...]:
         return tuple(_events(r, ruleset, players) for r in seq)
 
-    flag_keys = (
-        "science_bonus_offset", "spell_discount", "setup_competency", "setup_steps_any", "tunnel",
-        "bridge_action", "setup_university", "setup_tower", "on_competency_book",
-    )  # fmt: skip
+    flag_keys = FACTION_FLAGS + FACTION_VALUES
     # one more, empty row after the 12 factions: a seat without a faction (an Automa, P_FACTION = -1)
     # reads it through index -1 instead of the last faction's abilities
     factions = (*d.factions, {})
     faction_flags = tuple({k: resolve(f.get(k, 0), ruleset, players) for k in flag_keys} for f in factions)
-    palace_flag_keys = ("city_power", "flight", "river_city", "river_city_own_turn", "founds_city", "defer_city")
+    palace_flag_keys = PALACE_FLAGS + PALACE_VALUES
     palace_flags = tuple({k: resolve(p.get(k, 0), ruleset, players) for k in palace_flag_keys} for p in d.palace_tiles)
     building_keys = {b.name.lower(): b for b in Building}
     t = Tables(

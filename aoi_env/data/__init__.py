@@ -9,6 +9,7 @@ rejects unknown keys, events and counters so that a typo fails at import, not in
 from __future__ import annotations
 
 import functools
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,15 @@ FLAG_GAINS = frozenset(
 FACTION_FLAGS = ("setup_competency", "tunnel", "setup_university", "setup_tower")
 PALACE_FLAGS = ("flight", "river_city", "river_city_own_turn", "founds_city", "defer_city")
 """Abilities that are on or off: 0 or 1, or one of them per ruleset ({v1.2: 1, v1.0: 0})."""
+FACTION_VALUES = ("science_bonus_offset", "spell_discount", "setup_steps_any", "bridge_action", "on_competency_book")
+PALACE_VALUES = ("city_power",)
+"""Per-faction / per-palace numbers the engine reads besides the flags (``tables.faction_flags`` /
+``palace_flags`` hold both, resolved for the ruleset and player count)."""
+FACTION_FIELDS = frozenset({"start_steps", "start", "events", "income", "special", *FACTION_FLAGS, *FACTION_VALUES})
+PALACE_FIELDS = frozenset(
+    {"income", "special", "once", "pass", "events", "always_offered", "swap_reward", *PALACE_FLAGS, *PALACE_VALUES}
+)
+"""Every key a faction / palace tile row of components.yaml may have (anything else is refused)."""
 INCOME_KEYS = frozenset({"vp", "coins", "tools", "scholars", "power", "books", "steps_any"})
 RULESETS = ("v1.2", "v1.0")
 BUILDING_KEYS = {b.name.lower(): b for b in Building if b != Building.NONE}
@@ -78,9 +88,14 @@ class DataError(ValueError):
     """The component data violates the schema (raised at load time)."""
 
 
+def per_ruleset(value: Any) -> bool:
+    """Whether ``value`` is written per ruleset ({v1.2: x, v1.0: y})."""
+    return isinstance(value, dict) and bool(value) and set(value) <= set(RULESETS)
+
+
 def resolve(value: Any, ruleset: str, players: int) -> Any:
     """Pick a ruleset- and player-count-dependent value ({v1.2: x, v1.0: y} and/or {2: a, 3: b, ...})."""
-    if isinstance(value, dict) and set(value) <= set(RULESETS) and value:
+    if per_ruleset(value):
         value = value[ruleset]
     if isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
         value = value[players]
@@ -207,7 +222,7 @@ def _check_gain(where: str, gain: Any) -> None:
 
 def _check_flag(where: str, value: Any) -> None:
     """An on / off ability: 0 or 1, or a mapping of rulesets to 0 or 1 (``resolve``)."""
-    values = list(value.values()) if isinstance(value, dict) and set(value) <= set(RULESETS) and value else [value]
+    values = list(value.values()) if per_ruleset(value) else [value]
     if not all(type(v) is int and v in (0, 1) for v in values):
         raise DataError(f"{where}: an ability that is on or off: write 1 or 0 (per ruleset), got {value!r}")
 
@@ -225,7 +240,7 @@ def _named_rows(where: str, rows: Any, names: list[str]) -> dict[str, Any]:
     return rows
 
 
-def _check_row(where: str, row: dict[str, Any], allowed: set[str]) -> None:
+def _check_row(where: str, row: dict[str, Any], allowed: Set[str]) -> None:
     unknown = set(row) - allowed
     if unknown:
         raise DataError(f"{where}: unknown field(s) {sorted(unknown)}; valid: {sorted(allowed)}")
@@ -415,16 +430,11 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
     board_rows = _named_rows("planning_boards", raw["planning_boards"], raw["terrains"])
     boards = tuple(_parse_board(Terrain(i), common, board_rows[name]) for i, name in enumerate(raw["terrains"]))
 
-    faction_fields = {
-        "start_steps", "start", "events", "income", "special", "science_bonus_offset", "spell_discount",
-        "setup_competency", "setup_steps_any", "tunnel", "bridge_action", "setup_university", "setup_tower",
-        "on_competency_book",
-    }  # fmt: skip
     faction_rows = _named_rows("factions", raw["factions"], [f.name.lower() for f in Faction])
     factions = []
     for f in Faction:
         row = faction_rows[f.name.lower()]
-        _check_row(f"factions.{f.name.lower()}", row, faction_fields)
+        _check_row(f"factions.{f.name.lower()}", row, FACTION_FIELDS)
         for key in FACTION_FLAGS:
             _check_flag(f"factions.{f.name.lower()}.{key}", row.get(key, 0))
         row = dict(row)
@@ -445,23 +455,8 @@ def parse(raw: dict[str, Any], maps_raw: dict[str, Any]) -> GameData:
     palace_rows = raw["palace_tiles"]
     if sorted(palace_rows) != list(range(1, NUM_PALACE_TILES + 1)):
         raise DataError(f"palace_tiles: expected numbers 1..{NUM_PALACE_TILES}")
-    palace_fields = {
-        "income",
-        "special",
-        "once",
-        "pass",
-        "events",
-        "city_power",
-        "flight",
-        "river_city",
-        "river_city_own_turn",
-        "always_offered",
-        "swap_reward",
-        "founds_city",
-        "defer_city",
-    }
     for n, row in palace_rows.items():
-        _check_row(f"palace_tiles.{n}", row, palace_fields)
+        _check_row(f"palace_tiles.{n}", row, PALACE_FIELDS)
         for key in PALACE_FLAGS:
             _check_flag(f"palace_tiles.{n}.{key}", row.get(key, 0))
         if row.get("always_offered", True) is not True:
