@@ -1,6 +1,7 @@
 """``aoi bench``: single-core speed of the engine and the environment (no torch, numpy only).
 
-Measured, all with uniform random play over the legal ids (``legal_actions`` + ``apply_action``):
+Measured, all with uniform random play over the legal ids (``legal_actions`` + ``apply_action``;
+the choice from ``UniformPicks``, a batch of uniform floats drawn ahead):
 
 * ``engine_decisions_per_s``: raw engine decisions per second (4 players; a new game starts when
   one ends); ``engine_decisions_per_s_3p`` the same with 3 players (issue 10's yardstick);
@@ -131,14 +132,35 @@ def _timed(work: Any, n: int) -> float:
     return time.perf_counter() - t0
 
 
-def _random_step(g: Game, rng: np.random.Generator) -> None:
+class UniformPicks:
+    """Uniform random indices for the timed loops: ``pick(n)`` is uniform on ``0..n-1``.
+
+    Taken from a batch of uniform floats drawn ahead with a seeded ``Generator``: one
+    ``Generator.integers`` call for a single number costs ~10,800 instructions (it converts and
+    checks its arguments with numpy arrays; counted with ``aoi bench --instructions``), about 5%
+    of an engine decision and 3% of a ``raw_env`` one, which the bench would otherwise book as
+    the environment's (issue 10; the bench used it until the twenty-first session)."""
+
+    def __init__(self, seed: int | Sequence[int], batch: int = 4096) -> None:
+        self._rng = np.random.default_rng(seed)
+        self._batch = batch
+        self._left: list[float] = []
+
+    def pick(self, n: int) -> int:
+        left = self._left
+        if not left:
+            left.extend(self._rng.random(self._batch).tolist())
+        return int(left.pop() * n)  # floor(u * n) for u uniform on [0, 1): uniform on 0..n-1
+
+
+def _random_step(g: Game, picks: UniformPicks) -> None:
     legal = g.legal_actions()
-    g.apply_action(legal[int(rng.integers(len(legal)))])
+    g.apply_action(legal[picks.pick(len(legal))])
 
 
 def bench_engine(decisions: int, players: int = 4, seed: int = 0) -> dict[str, float]:
     """Raw engine decisions per second under uniform random masked play."""
-    rng = np.random.default_rng(seed)
+    picks = UniformPicks(seed)
     game_seed = seed
     g = Game(f"aoi(players={players})", seed=game_seed)
     done = 0
@@ -148,7 +170,7 @@ def bench_engine(decisions: int, players: int = 4, seed: int = 0) -> dict[str, f
             game_seed += 1
             g = Game(f"aoi(players={players})", seed=game_seed)
             continue
-        _random_step(g, rng)
+        _random_step(g, picks)
         done += 1
     dt = time.perf_counter() - t0
     return {"engine_decisions_per_s": done / dt}
@@ -167,7 +189,7 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
     from aoi_env.env import raw_env
 
     env = raw_env(num_players=players)
-    rng = np.random.default_rng(seed)
+    picks = UniformPicks(seed)
     episode = seed
     env.reset(seed=episode)
     done = 0
@@ -182,7 +204,7 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
             continue
         obs = env.observe(agent)
         legal = obs["action_mask"].nonzero()[0]  # = np.flatnonzero for 1-D, ~0.6 µs less
-        env.step(int(legal[int(rng.integers(len(legal)))]))
+        env.step(int(legal[picks.pick(len(legal))]))
         done += 1
     dt = time.perf_counter() - t0
     return {"env_decisions_per_s": done / dt}
@@ -204,7 +226,7 @@ def bench_env_last(
     e = wrapped_env(num_players=players) if wrapped else raw_env(num_players=players)
     if compiled is not None:
         e.unwrapped._encoder = ObservationEncoder(compiled=compiled)
-    rng = np.random.default_rng(seed)
+    picks = UniformPicks(seed)
     episode = seed
     e.reset(seed=episode)
     done = 0
@@ -218,7 +240,7 @@ def bench_env_last(
                 e.reset(seed=episode)
             continue
         legal = obs["action_mask"].nonzero()[0]  # = np.flatnonzero for 1-D, ~0.6 µs less
-        e.step(int(legal[int(rng.integers(len(legal)))]))
+        e.step(int(legal[picks.pick(len(legal))]))
         done += 1
     return done / (time.perf_counter() - t0)
 
@@ -258,13 +280,13 @@ def bench_games(players: Sequence[int], games: int, seed: int = 0) -> dict[str, 
     """Full random games per second and decisions per game, per player count."""
     out: dict[str, float] = {}
     for p in players:
-        rng = np.random.default_rng([seed, p])
+        picks = UniformPicks([seed, p])
         decisions = 0
         t0 = start_clock()
         for i in range(games):
             g = Game(f"aoi(players={p})", seed=seed + i)
             while not g.is_over():
-                _random_step(g, rng)
+                _random_step(g, picks)
                 decisions += 1
         dt = time.perf_counter() - t0
         out[f"games_per_s_{p}p"] = games / dt
@@ -274,14 +296,14 @@ def bench_games(players: Sequence[int], games: int, seed: int = 0) -> dict[str, 
 
 def positions(players: int, seed: int, every: int = 5) -> list[Game]:
     """Clones of the positions of one random game (every ``every``-th decision)."""
-    rng = np.random.default_rng(seed)
+    picks = UniformPicks(seed)
     g = Game(f"aoi(players={players})", seed=seed)
     out = []
     n = 0
     while not g.is_over():
         if n % every == 0:
             out.append(g.clone())
-        _random_step(g, rng)
+        _random_step(g, picks)
         n += 1
     return out
 
@@ -316,12 +338,12 @@ def bench_memory(players: int = 4, seed: int = 0) -> dict[str, float]:
     """State size, tracemalloc peak over one random game, and the process's peak RSS."""
     g = Game(f"aoi(players={players})", seed=seed)
     out: dict[str, float] = {"state_bytes": float(len(g.state.to_bytes()))}
-    rng = np.random.default_rng(seed)
+    picks = UniformPicks(seed)
     tracemalloc.start()
     try:
         g = Game(f"aoi(players={players})", seed=seed)
         while not g.is_over():
-            _random_step(g, rng)
+            _random_step(g, picks)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -203,3 +203,20 @@ def test_style515_bench_sizes_below_one_are_named_with_their_values():
         run_bench(games=0)
     with pytest.raises(ValueError, match="at least 1, got games 3 and decisions -5"):
         run_bench(decisions=-5)
+
+
+def test_issue10_the_bench_picks_uniformly_and_reproducibly():
+    """The timed loops' random choice (``UniformPicks``, a batch of uniform floats drawn ahead
+    instead of one ``Generator.integers`` call per decision): every index below n, each about
+    equally often, across batch refills, and the same sequence for the same seed."""
+    from aoi_env.bench import UniformPicks
+
+    picks = UniformPicks(7, batch=64)  # small batches: the refill runs many times
+    draws = [picks.pick(5) for _ in range(5000)]
+    assert set(draws) == {0, 1, 2, 3, 4}
+    counts = [draws.count(i) for i in range(5)]
+    assert all(900 < c < 1100 for c in counts), counts  # 1000 expected each (s.d. 28); the seed fixes them
+    assert [picks.pick(1) for _ in range(100)] == [0] * 100
+    again = UniformPicks(7, batch=64)
+    assert [again.pick(5) for _ in range(5000)] == draws
+    assert [UniformPicks(8, batch=64).pick(5) for _ in range(50)] != draws[:50]
