@@ -460,17 +460,13 @@ def measure(
 
 def measure_instruction_counts(decisions: int, seed: int = 0, with_env: bool = True) -> dict[str, Any]:
     """Instructions per decision of the 3-player engine and ``raw_env`` sections, counted by valgrind."""
-    from aoi_env.bench_instructions import WORKLOADS, measure_instructions, valgrind_missing
+    from aoi_env.bench_instructions import WORKLOADS, measure_instructions
 
-    why = valgrind_missing()
-    if why:
-        raise ValueError(why)
-    names = tuple(n for n in WORKLOADS if with_env or "env" not in n)
-    if with_env and not env_available():
-        names = tuple(n for n in names if "env" not in n)
+    count_env = with_env and env_available()
+    names = tuple(n for n in WORKLOADS if count_env or "env" not in n)
     results = measure_instructions(decisions, seed, names)
     meta = metadata()
-    meta.update({"affinity": "counted by valgrind (callgrind)", "env": "counted" if len(names) > 1 else "not counted",
+    meta.update({"affinity": "counted by valgrind (callgrind)", "env": "counted" if count_env else "not counted",
                  "decisions": decisions, "seed": seed, "observation_encoder": observation_encoder()})  # fmt: skip
     meta["engine"] = "compiled (Cython)" if engine_compiled() else "Python"
     return {"meta": meta, "results": results}
