@@ -270,3 +270,23 @@ def test_r76_r141_owned_specials_are_every_special_used_or_not() -> None:
     p[P_SPECIALS_USED] = (1 << len(SPECIAL_WORDS)) - 1  # every special used this round
     assert turn.owned_specials(g, p.tolist()) == list(unused.items())
     assert turn._unused_specials(g, p.tolist()) == ()
+
+
+def test_issue10_the_game_sequence_step_is_flow_step() -> None:
+    """``_advance`` runs the game sequence through the ``engine.SEQUENCE`` registry (no import per
+    empty stack): the registered step is ``flow.step``, and a game runs it through the registry
+    from the setup (R21) to the end of the six rounds (R56)."""
+    from aoi_env.core import engine, flow
+    from aoi_env.core.state import G_PHASE, Phase
+
+    assert engine.SEQUENCE["step"] is flow.step and len(engine.SEQUENCE) == 1
+    calls = []
+    engine.SEQUENCE["step"] = lambda g: (calls.append(int(g.state.glob[G_PHASE])), flow.step(g))
+    try:
+        g = Game("aoi(players=2)", seed=1)
+        rng = np.random.default_rng(1)
+        while not g.is_over():
+            g.apply_action(random_action(g, rng))
+    finally:
+        engine.SEQUENCE["step"] = flow.step
+    assert calls[0] == Phase.SETUP and {Phase.INCOME, Phase.ACTIONS, Phase.SCIENCE} <= set(calls)

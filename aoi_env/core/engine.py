@@ -105,6 +105,18 @@ def automatic(kind: Kind) -> Callable[[AutoFn], AutoFn]:
     return wrap
 
 
+SEQUENCE: dict[str, Callable[[Game], None]] = {}
+"""``"step"``: what runs when the stack is empty (``flow.step``, the game sequence), registered by
+``flow`` with ``sequence_step``: flow imports the handlers, which import the engine, and an
+import inside ``_advance`` would cost a module look-up at every round of it (issue 10)."""
+
+
+def sequence_step(fn: Callable[[Game], None]) -> Callable[[Game], None]:
+    """Register the game sequence's step (``flow.step``): ``_advance`` runs it on an empty stack."""
+    SEQUENCE["step"] = fn
+    return fn
+
+
 def _missing_apply(g: Game, row: Row, action: int) -> None:
     raise NotImplementedError(f"no apply function for {Kind(row[0]).name}")
 
@@ -387,9 +399,7 @@ class Game:
                     self._legal = []
                     self._seat = -1
                     return
-                from aoi_env.core import flow  # flow imports the handlers, which import the engine
-
-                flow.step(self)
+                SEQUENCE["step"](self)  # flow.step
                 continue
             start = (depth - 1) * STACK_FIELDS
             kind = stack[start]

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from aoi_env.core import automa, effects, pending, setup
-from aoi_env.core.engine import AUTO, automatic
+from aoi_env.core.engine import AUTO, automatic, sequence_step
 from aoi_env.core.pending import Kind, Row
 from aoi_env.core.rules import science, scoring
 from aoi_env.core.state import (
@@ -50,6 +50,7 @@ def order(g: Game) -> list[int]:
     return g.state.glob_ints[G_ORDER.start : G_ORDER.start + g.seats].tolist()
 
 
+@sequence_step
 def step(g: Game) -> None:
     s = g.state
     phase = int(s.glob[G_PHASE])

@@ -38,8 +38,9 @@ Read from the rulebook (v1.2 [UA] Appendix II, v1.0 [PL] Dodatek II) and RULES.m
 * R100 / OP-42 Psychics: the special action gains 5 power, then immediately a second action (Pass
   allowed), once per round (OP-61); one action per turn otherwise (R58).
 
-How events are observed: the test wraps ``pending.pop`` and ``flow.step`` read-only (restored
-afterwards) to take a snapshot the moment a decision's own handler has finished ("immediate"), or
+How events are observed: the test wraps ``pending.pop`` and the game sequence's step
+(``engine.SEQUENCE["step"]``, i.e. ``flow.step``) read-only (restored afterwards) to take a
+snapshot the moment a decision's own handler has finished ("immediate"), or
 the moment everything the decision pushed is resolved ("window": the pending stack is back below
 the decision's row).  Games use ``skip_forced=false`` so every decision is seen.  Games: fixed
 factions covering all 12 with 2, 3, 4 and 5 players under v1.2 and v1.0 (builder-biased, biased and
@@ -59,7 +60,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from aoi_env.core import flow, pending
+from aoi_env.core import engine, flow, pending  # noqa: F401  (flow registers engine.SEQUENCE["step"])
 from aoi_env.core.board import hex_name, parse_hex
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import (
@@ -377,7 +378,7 @@ class Monitor:
 
 @contextmanager
 def monitoring(mon: Monitor) -> Iterator[None]:
-    pop, step = pending.pop, flow.step
+    pop, step = pending.pop, engine.SEQUENCE["step"]
 
     def wrapped_pop(state: State) -> list[int]:
         depth = int(state.glob[G_DEPTH])
@@ -393,11 +394,11 @@ def monitoring(mon: Monitor) -> Iterator[None]:
         mon.tick(g.state, int(g.state.glob[G_DEPTH]))
         step(g)
 
-    pending.pop, flow.step = wrapped_pop, wrapped_step
+    pending.pop, engine.SEQUENCE["step"] = wrapped_pop, wrapped_step
     try:
         yield
     finally:
-        pending.pop, flow.step = pop, step
+        pending.pop, engine.SEQUENCE["step"] = pop, step
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,11 +21,11 @@ state arrays, never from the engine's income code (``flow.income``, the ``tables
   3/5/7/12 pay 1/2/2/3 P), R50 (7 -> 8 only with a key, a choice: OP-30), R52 (12 exclusive) and,
   reaching 9, pays that track's income at once (R57, OP-64); round tiles do not score in Phase I.
 
-The moment of income is found from the phase field: the sequence driver (``flow.step``) is
-watched, and the income of one seat lies between its ``INCOME_SEAT`` continuation and the next
-one (or the end of Phase I, when ``G_PHASE`` leaves ``INCOME``).  Decisions taken inside
-(books of choice, C1's step, the key) are answered by the random player and fed to the oracle.
-The whole player table and the map must match the oracle after each seat's income.
+The moment of income is found from the phase field: the sequence driver (``flow.step``, run as
+``engine.SEQUENCE["step"]``) is watched, and the income of one seat lies between its
+``INCOME_SEAT`` continuation and the next one (or the end of Phase I, when ``G_PHASE`` leaves
+``INCOME``).  Decisions taken inside (books of choice, C1's step, the key) are answered by the
+random player and fed to the oracle.  The whole player table and the map must match the oracle after each seat's income.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from aoi_env.core import flow
+from aoi_env.core import flow  # noqa: F401  (flow registers SEQUENCE["step"])
 from aoi_env.core.board import hex_name
-from aoi_env.core.engine import AUTO, Game
+from aoi_env.core.engine import AUTO, SEQUENCE, Game
 from aoi_env.core.pending import Kind
 from aoi_env.core.state import (
     G_BONUS_STATE,
@@ -273,7 +273,7 @@ class Watch:
 @contextmanager
 def watching(watch: Watch) -> Iterator[None]:
     """Snapshot the state around each seat's Phase I income (read-only wrappers, restored after)."""
-    income_seat, step = AUTO[Kind.INCOME_SEAT], flow.step
+    income_seat, step = AUTO[Kind.INCOME_SEAT], SEQUENCE["step"]
 
     def wrapped_income(g: Game, row: list[int]) -> None:
         watch.close(g.state)
@@ -287,11 +287,11 @@ def watching(watch: Watch) -> Iterator[None]:
             watch.phase_ends.append((rnd, [e.seat for e in watch.events if int(e.before.glob[G_ROUND]) == rnd]))
         step(g)
 
-    AUTO[Kind.INCOME_SEAT], flow.step = wrapped_income, wrapped_step
+    AUTO[Kind.INCOME_SEAT], SEQUENCE["step"] = wrapped_income, wrapped_step
     try:
         yield
     finally:
-        AUTO[Kind.INCOME_SEAT], flow.step = income_seat, step
+        AUTO[Kind.INCOME_SEAT], SEQUENCE["step"] = income_seat, step
 
 
 CONFIGS = [  # (game, seeds, biased): all 12 factions, all 7 boards, 2-5 players, both rulesets

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from aoi_env.core import engine, flow
+from aoi_env.core import engine, flow  # noqa: F401  (flow registers engine.SEQUENCE["step"])
 from aoi_env.core.engine import Game, Handler
 from aoi_env.core.pending import PART_PASS, SRC_BOOK, SRC_COMPETENCY, Kind
 from aoi_env.core.state import (
@@ -228,7 +228,7 @@ class Step:
 def observe(callback: Callable[[Game, Step], None]) -> Iterator[None]:
     """While active, ``callback(game, step)`` runs after every decision applied, every automatic
     continuation and every step of the game sequence (the registries are restored afterwards)."""
-    handlers, autos, sequence = dict(engine.HANDLERS), dict(engine.AUTO), flow.step
+    handlers, autos, sequence = dict(engine.HANDLERS), dict(engine.AUTO), engine.SEQUENCE["step"]
 
     def wrap_decision(kind: int, h: Handler) -> Callable:
         def apply(g: Game, row: list[int], a: int) -> None:
@@ -257,14 +257,14 @@ def observe(callback: Callable[[Game, Step], None]) -> Iterator[None]:
             engine.HANDLERS[k] = Handler(h.legal, wrap_decision(k, h), h.describe)
         for k, fn in autos.items():
             engine.AUTO[k] = wrap_auto(k, fn)
-        flow.step = wrap_flow
+        engine.SEQUENCE["step"] = wrap_flow
         yield
     finally:
         engine.HANDLERS.clear()
         engine.HANDLERS.update(handlers)
         engine.AUTO.clear()
         engine.AUTO.update(autos)
-        flow.step = sequence
+        engine.SEQUENCE["step"] = sequence
 
 
 # --------------------------------------------------------------------------------------------
