@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 BOOKS = P_BOOKS.start
 # gains applied at once (no decision needed); the decision gains follow in ``DECIDED`` order
 IMMEDIATE = ("vp", "coins", "tools", "scholars", "power", "power_tokens", "pavilions", "vp_per", "vp_table")
+_IMMEDIATE_KEYS = frozenset(IMMEDIATE)
 _BUILDING_COUNTERS = {b.name.lower(): b for b in Building if b != Building.NONE}
 
 
@@ -111,6 +112,8 @@ _RESOURCE_FIELDS = {"vp": P_VP, "coins": P_COINS, "tools": P_TOOLS}  # gains tha
 
 def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
     """Apply only the immediate part of a gain (resources)."""
+    if _IMMEDIATE_KEYS.isdisjoint(gain):  # a decision gain only (steps, spades, books, ...)
+        return
     p = g.state.players[seat]
     for key in IMMEDIATE:
         if key not in gain:
@@ -141,7 +144,9 @@ def gain(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
     if not gain or mult <= 0:
         return
     gain_now(g, seat, gain, mult)
-    for key in reversed(DECIDED):  # the stack resolves the last push first
+    if _DECIDED_KEYS.isdisjoint(gain):  # resources only, as most gains: no decision to push
+        return
+    for key in _DECIDED_LAST_FIRST:  # the stack resolves the last push first
         value = gain.get(key)
         if value:  # absent or 0: a gain of no books, steps or spades asks for no decision
             _DECIDED_EFFECTS[key](g, seat, value * mult if isinstance(value, int) else value, mult)
@@ -238,6 +243,8 @@ DECIDED = tuple(_DECIDED_EFFECTS)
 """The decision gains in resolution order.  A neutral building is placed first, "at once", so the
 same gain's competency (neutral School) cannot prepare its hex with free spades or extend reach
 first (R46.1, R118)."""
+_DECIDED_KEYS = frozenset(DECIDED)
+_DECIDED_LAST_FIRST = DECIDED[::-1]
 
 
 def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = None) -> bool:
