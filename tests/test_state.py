@@ -228,6 +228,27 @@ def test_pending_rows_are_plain_int_copies():
     assert all(type(v) is int for v in popped)
 
 
+def test_issue10_push_writes_the_whole_row_over_a_stale_one():
+    """``pending.push`` packs a row in one call (issue 10): kind, seat, the parameters given
+    (negative ones too) and zeros for the rest, whatever an earlier, popped row left in that
+    slot; more parameters than a row holds is a ValueError that leaves the state unchanged."""
+    from aoi_env.core import pending
+    from aoi_env.core.state import STACK_FIELDS
+
+    s = in_progress("aoi(players=3)").state
+    depth = s.glob_ints[G_DEPTH]
+    for n in range(STACK_FIELDS - 1):
+        s.stack[depth] = 99  # a stale row above the top
+        params = tuple(range(-1, n - 1))
+        pending.push(s, 7, 2, *params)
+        assert s.stack[depth].tolist() == [7, 2, *params] + [0] * (STACK_FIELDS - 2 - n)
+        assert pending.pop(s) == s.stack[depth].tolist() and s.glob_ints[G_DEPTH] == depth
+    before = s.clone()
+    with pytest.raises(ValueError, match=f"a pending row holds at most {STACK_FIELDS - 2} parameters, got 7"):
+        pending.push(s, 7, 2, *range(7))
+    assert s == before
+
+
 def test_issue10_the_int_views_are_the_arrays_own_memory():
     """``glob_ints`` / ``stack_ints`` (the pending stack's fast path) read and write the same
     memory as ``glob`` / ``stack``, row after row; a clone's and an unpickled state's views are

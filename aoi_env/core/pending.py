@@ -10,7 +10,7 @@ Parameters per kind are documented on each member as ``p0, p1, ...``.
 
 from __future__ import annotations
 
-from array import array
+import struct
 from enum import IntEnum
 
 from aoi_env.core.state import G_DEPTH, MAX_STACK, STACK_FIELDS, State
@@ -109,7 +109,13 @@ Row = list[int]
 """A pending entry as handed to the handlers: kind, seat, then the parameters (``STACK_FIELDS``
 plain ints, read from ``state.stack`` by ``top`` / ``pop``)."""
 
-_ZEROS = (0,) * (STACK_FIELDS - 2)
+_ROW_BYTES = STACK_FIELDS * 4
+_PACK_ROW = tuple(
+    struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1)
+)
+"""``_PACK_ROW[n](buffer, offset, kind, seat, *params)`` writes a whole row with ``n`` parameters,
+the unused ones as zeros (struct pads with zero bytes): one C call instead of a tuple, an array
+and a slice assignment (issue 10)."""
 
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
@@ -118,8 +124,9 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
     depth = glob[G_DEPTH]
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
-    start = depth * STACK_FIELDS
-    state.stack_ints[start : start + STACK_FIELDS] = array("i", (kind, seat, *params, *_ZEROS[len(params) :]))
+    if len(params) > STACK_FIELDS - 2:
+        raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {len(params)}")
+    _PACK_ROW[len(params)](state.stack_ints, depth * _ROW_BYTES, kind, seat, *params)
     glob[G_DEPTH] = depth + 1
 
 
