@@ -472,7 +472,7 @@ def _no_palace_tile(g: Game, p: np.ndarray) -> bool:
 
 
 def _no_palace_on_display(g: Game) -> bool:
-    return not (g.state.glob[G_PALACE_STATE] == -1).any()
+    return -1 not in g.state.glob_ints[G_PALACE_STATE].tolist()
 
 
 @functools.cache

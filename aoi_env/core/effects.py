@@ -254,17 +254,18 @@ def feasible(g: Game, seat: int, gain: dict[str, Any], pl: list[int] | None = No
         from aoi_env.core import terraform  # handlers import effects (here only: a per-call cost)
 
         return terraform.has_tb_target(g, seat, gain["tb"], TB_BUY | TB_BUILD, pl)
-    p = g.state.players[seat]
+    if pl is None:
+        pl = g.state.players[seat].tolist()
     if "bridge" in gain:
-        return bool(p[P_BRIDGES] < g.data.raw["bridges_per_player"]) and bool(g.free_bridge_spots(seat))
+        return pl[P_BRIDGES] < g.data.raw["bridges_per_player"] and bool(g.free_bridge_spots(seat))
     if "free_guild_upgrade" in gain:
-        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and p.item(buildings.BUILT + Building.WORKSHOP) > 0
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and pl[buildings.BUILT + Building.WORKSHOP] > 0
     if "school_to_guild" in gain:
-        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and p.item(buildings.BUILT + Building.SCHOOL) > 0
+        return buildings.pieces_left(g, seat, Building.GUILD) > 0 and pl[buildings.BUILT + Building.SCHOOL] > 0
     if len(gain) == 1 and "power" in gain:
-        return bool(power.capacity(p) > 0)
+        return power.capacity(pl) > 0
     if len(gain) == 1 and "scholars" in gain:
-        return bool(p[P_SCHOLAR_SUPPLY] > 0)
+        return pl[P_SCHOLAR_SUPPLY] > 0
     if "vp_per" in gain and len(gain) == 1:
         return any(counter(g, seat, c) > 0 for c in gain["vp_per"])
     if STEP_KEYS.issuperset(gain):  # BA4, palace 6, B7: only science steps

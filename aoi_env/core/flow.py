@@ -53,7 +53,7 @@ def order(g: Game) -> list[int]:
 @sequence_step
 def step(g: Game) -> None:
     s = g.state
-    phase = int(s.glob[G_PHASE])
+    phase = s.glob_ints[G_PHASE]
     if phase == Phase.SETUP:
         setup.setup_step(g)
     elif phase == Phase.INCOME:  # income resolved: Phase II begins with the first in order

@@ -78,8 +78,8 @@ def guild_cost(g: Game, seat: int, pos: int) -> dict[str, int]:
     cost = dict(g.data.building_cost[Building.GUILD])
     h = g.state.hexes
     for q in g.neighbours()[pos]:  # edges and bridges (R38)
-        owner = h[q, H_OWNER]
-        if owner >= 0 and owner != seat and h[q, H_BUILDING] > 0:
+        owner = h.item(q, H_OWNER)  # Python ints, not numpy scalars (issue 10)
+        if owner >= 0 and owner != seat and h.item(q, H_BUILDING) > 0:
             cost["coins"] = g.data.raw["buildings"]["guild"]["coins_if_neighbour"]
             break
     return cost

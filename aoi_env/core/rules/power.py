@@ -9,8 +9,8 @@ from aoi_env.core.state import P_ADDED_TOKENS, P_BOWLS, P_BURNED
 I, II, III = P_BOWLS.start, P_BOWLS.start + 1, P_BOWLS.start + 2
 
 
-def capacity(player: np.ndarray) -> int:
-    """Most power the player can still gain: 2 x |I| + |II| (R30)."""
+def capacity(player: np.ndarray | list[int]) -> int:
+    """Most power the player can still gain: 2 x |I| + |II| (R30); a player row or its ``tolist()``."""
     return int(2 * player[I] + player[II])
 
 
