@@ -13,6 +13,7 @@ applies without error, and no id leads into a position without a legal move.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -121,6 +122,32 @@ def _missing_apply(g: Game, row: Row, action: int) -> None:
     raise NotImplementedError(f"no apply function for {Kind(row[0]).name}")
 
 
+@functools.cache
+def _parsed(text: str) -> GameConfig:
+    """``GameConfig.parse``, once per game string (the config is frozen; issue 10: a new game from
+    a string parsed it again, about a tenth of a short game's setup)."""
+    return GameConfig.parse(text)
+
+
+@functools.cache
+def _seat_constants(seats: int) -> tuple[np.ndarray, tuple[dict, ...], tuple, tuple, int]:
+    """What every game with this many seats derives from the data: building power values (R54),
+    science income per discipline (R57), the innovation display's costs (R20; as arrays, and as
+    plain ints for the hot path) and the fewest books a space needs.  Made once per seat count and
+    shared read-only by the games (the arrays are not writeable)."""
+    from aoi_env.core import decisions, flow, setup, terraform, turn  # noqa: F401  (register handlers)
+
+    data = load()
+    power = np.asarray(data.building_power, dtype=np.int32)
+    power.setflags(write=False)
+    income = tuple(dict(data.raw["science"]["income"][d]) for d in data.raw["disciplines"])
+    spaces = tuple(setup.innovation_spaces(seats, data.raw))
+    for spec, _ in spaces:
+        spec.setflags(write=False)
+    ints = tuple((tuple(spec.tolist()), int(spec.sum()), int(extra)) for spec, extra in spaces)
+    return power, income, spaces, ints, min(spec_sum + extra for _, spec_sum, extra in ints)
+
+
 class Game:
     """One game: config + state + the decision machine.  Randomness only from ``seed``."""
 
@@ -128,7 +155,7 @@ class Game:
         if config is None:
             config = GameConfig()
         elif isinstance(config, str):
-            config = GameConfig.parse(config)
+            config = _parsed(config)
         elif not isinstance(config, GameConfig):
             raise ValueError(f"config must be a GameConfig or a game string such as 'aoi(players=3)', got {config!r}")
         seed = check_seed(seed)
@@ -139,15 +166,15 @@ class Game:
         self.data: GameData = load()
         self.geo: Geometry = config.geometry
         self.tab: Tables = tables(config.ruleset, config.seats)
-        self.building_power = np.asarray(self.data.building_power, dtype=np.int32)
-        self.science_income = tuple(dict(self.data.raw["science"]["income"][d]) for d in self.data.raw["disciplines"])
-        from aoi_env.core import decisions, flow, setup, terraform, turn  # noqa: F401  (register handlers)
+        (
+            self.building_power,
+            self.science_income,
+            self.innovation_space_cost,
+            self.innovation_space_cost_ints,  # (specific books, their sum, any books) per display space
+            self.innovation_min_books,
+        ) = _seat_constants(config.seats)  # its first call imports (registers) the handlers
+        from aoi_env.core import setup
 
-        self.innovation_space_cost = setup.innovation_spaces(config.seats, self.data.raw)
-        self.innovation_space_cost_ints = tuple(
-            (tuple(spec.tolist()), int(spec.sum()), int(extra)) for spec, extra in self.innovation_space_cost
-        )  # (specific books, their sum, any books) per display space, as plain ints for the hot path
-        self.innovation_min_books = min(spec_sum + extra for _, spec_sum, extra in self.innovation_space_cost_ints)
         self._legal: list[int] = []
         self._seat = -1  # the deciding seat, set with _legal (the stack's top between decisions)
         self._adj_cache: tuple[bytes, np.ndarray] | None = None

@@ -91,10 +91,11 @@ def _next_turn(g: Game) -> None:
     if all(passed[seat] for seat in seats):
         _end_of_actions(g)
         return
-    turn = int(s.glob[G_TURN])
+    glob = s.glob_ints
+    turn = glob[G_TURN]
     while passed[seats[turn]]:
         turn = (turn + 1) % len(seats)
-    s.glob[G_TURN] = turn
+    glob[G_TURN] = turn
     seat = seats[turn]
     pending.push(s, Kind.END_TURN, seat)
     if g.is_automa(seat):
@@ -106,7 +107,7 @@ def _next_turn(g: Game) -> None:
 @automatic(Kind.END_TURN)
 def _end_turn(g: Game, row: Row) -> None:
     seats = order(g)
-    g.state.glob[G_TURN] = (seats.index(row[1]) + 1) % len(seats)
+    g.state.glob_ints[G_TURN] = (seats.index(row[1]) + 1) % len(seats)
 
 
 def _end_of_actions(g: Game) -> None:

@@ -110,9 +110,7 @@ Row = list[int]
 plain ints, read from ``state.stack`` by ``top`` / ``pop``)."""
 
 _ROW_BYTES = STACK_FIELDS * 4
-_PACK_ROW = tuple(
-    struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1)
-)
+_PACK_ROW = tuple(struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1))
 """``_PACK_ROW[n](buffer, offset, kind, seat, *params)`` writes a whole row with ``n`` parameters,
 the unused ones as zeros (struct pads with zero bytes): one C call instead of a tuple, an array
 and a slice assignment (issue 10)."""

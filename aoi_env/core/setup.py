@@ -9,12 +9,13 @@ those decisions itself, uniformly among the legal moves.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from aoi_env.core import effects, pending
-from aoi_env.core.board import hex_name
+from aoi_env.core.board import geometry, hex_name
 from aoi_env.core.engine import applies, automatic, decision
 from aoi_env.core.moves import BONUS_BASE, BUILDING_BASE, BUNDLE_BASE, FACTION_BASE, HEX_BASE, PALACE_BASE, TERRAIN_BASE
 from aoi_env.core.pending import Kind, Row
@@ -69,6 +70,7 @@ from aoi_env.core.state import (
     State,
     set_bonus_row,
 )
+from aoi_env.data import load
 from aoi_env.data.enums import (
     NUM_BONUS_TILES,
     NUM_BOOK_ACTIONS,
@@ -171,25 +173,34 @@ def new_state(g: Game, seed: int) -> State:
 
 def _blank_state(g: Game, seed: int) -> State:
     """The map, the supplies and the player rows before any draw (-1: none yet, -2: not in play)."""
-    s = State.empty(g.config.seats)
+    s = _blank_template(g.config.seats, g.geo.name).clone()  # issue 10: a copy, not ~30 writes
+    s.glob[G_SEED] = seed % (2**31)
+    return s
+
+
+@functools.cache
+def _blank_template(seats: int, side: str) -> State:
+    """``_blank_state`` without the seed, made once per seat count and board side (the data is
+    loaded once per process)."""
+    raw = load().raw
+    s = State.empty(seats)
     glob, p = s.glob, s.players
-    glob[G_SEED] = seed % (2**31)
-    s.hexes[:, H_TERRAIN] = g.geo.terrain
+    s.hexes[:, H_TERRAIN] = geometry(side).terrain
     s.hexes[:, H_OWNER] = -1
     p[:, P_FACTION] = p[:, P_BOARD] = p[:, P_BONUS] = -1
     p[:, P_PALACE_TILE] = p[:, P_DRAFT_PALACE] = -1
     p[:, P_INNOVATIONS] = -1
-    p[:, P_SCHOLAR_SUPPLY] = g.data.raw["scholars_per_player"]
-    p[:, P_VP] = g.data.raw["start_vp"]
+    p[:, P_SCHOLAR_SUPPLY] = raw["scholars_per_player"]
+    p[:, P_VP] = raw["start_vp"]
     glob[G_ORDER] = -1
     glob[G_NEXT_ORDER] = -1
-    glob[G_COMP_LEFT] = g.data.raw["competency_display"]["copies"]
+    glob[G_COMP_LEFT] = raw["competency_display"]["copies"]
     glob[G_INNOV_SPACES] = -1
     glob[G_INNOV_OWNER] = -2
-    glob[G_CITY_LEFT] = g.data.raw["city_copies"]
-    for key, count in g.data.raw["neutral_pieces"].items():
+    glob[G_CITY_LEFT] = raw["city_copies"]
+    for key, count in raw["neutral_pieces"].items():
         glob[G_NEUTRAL_LEFT.start + Building[key.upper()]] = count
-    glob[G_PAVILIONS_LEFT] = g.data.raw["pavilion_pieces"]
+    glob[G_PAVILIONS_LEFT] = raw["pavilion_pieces"]
     glob[G_SCHOLAR_SPACES] = -1
     glob[G_BONUS_STATE] = -2
     glob[G_PALACE_STATE] = -2

@@ -249,8 +249,8 @@ class State:
         raise TypeError("State is mutable; use hash(state.to_bytes())")
 
     def built_bridges(self) -> np.ndarray:
-        """int array (n, 2) of the bridges on the map."""
-        return self.bridges[: self.glob[G_NUM_BRIDGES], :2].astype(np.intp)
+        """int array (n, 2) of the bridges on the map (a new array: callers may keep it)."""
+        return self.bridges[: self.glob_ints[G_NUM_BRIDGES], :2].astype(np.intp)
 
     # -- serialisation ----------------------------------------------------------------------
 
