@@ -826,3 +826,26 @@ def test_random_setup_choices_reach_round_1_with_no_setup_decision_pending(game:
             assert int(p[P_FACTION]) >= 0 and int(p[P_BOARD]) >= 0 and int(p[P_BONUS]) >= 0
             on_map = int(((g.state.hexes[:, H_OWNER] == seat) & (g.state.hexes[:, H_BUILDING] > 0)).sum())
             assert on_map == (1 if int(p[P_FACTION]) == Faction.MONKS else 2 + (int(p[P_FACTION]) == Faction.OMAR))
+
+
+def test_issue10_games_share_only_read_only_setup_constants() -> None:
+    """A new game reuses what its seat count and board side fix (issue 10): the parsed game
+    string, the building power values (R54), the innovation display's costs (R20) and a blank
+    state (R5 start values), none of which a game can change for another one: the shared arrays
+    are read-only and the blank state is copied."""
+    from aoi_env.core.config import GameConfig
+    from aoi_env.core.state import G_SEED, H_OWNER, P_VP
+
+    a, b = Game("aoi(players=3)", seed=1), Game("aoi(players=3)", seed=2)
+    assert a.config is b.config and a.config == GameConfig.parse("aoi(players=3)")
+    assert a.building_power is b.building_power and not a.building_power.flags.writeable
+    assert a.innovation_space_cost is b.innovation_space_cost
+    assert all(not spec.flags.writeable for spec, _ in a.innovation_space_cost)
+    with pytest.raises(ValueError, match="read-only"):
+        a.building_power[1] = 9
+    a.state.hexes[:, H_OWNER] = 0  # a game's own state: the next game still starts blank
+    a.state.players[:, P_VP] = 0
+    c = Game("aoi(players=3)", seed=1)
+    assert (c.state.hexes[:, H_OWNER] == -1).all() and (c.state.players[:, P_VP] == 20).all()
+    assert int(c.state.glob[G_SEED]) == 1 and int(b.state.glob[G_SEED]) == 2
+    assert c.state == Game(GameConfig.parse("aoi(players=3)"), seed=1).state
