@@ -758,7 +758,7 @@ def test_automa_pass_check_after_the_draw_uses_the_drawn_card(deck: list[int], p
         assert int(g.state.players[AUTOMA, P_BONUS]) == row[slot]
     else:
         top = pending.top(g.state)
-        assert top[:6] == [Kind.AUTOMA_STEP, AUTOMA, am.UPGRADE, 0, 0, 2]  # action *1, support *2
+        assert top[:6] == (Kind.AUTOMA_STEP, AUTOMA, am.UPGRADE, 0, 0, 2)  # action *1, support *2
 
 
 def test_automa_racelings_not_first_to_pass_score_once() -> None:

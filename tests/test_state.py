@@ -209,9 +209,9 @@ def test_game_rejects_a_state_of_another_player_count():
 
 
 def test_pending_rows_are_plain_int_copies():
-    """``pending.top`` / ``pending.pop`` hand the handlers the entry as a list of Python ints
-    (issue 10: read several times per decision); changing that list leaves the stack as it is,
-    and ``pop`` removes exactly the entry ``top`` showed."""
+    """``pending.top`` / ``pending.pop`` hand the handlers the entry as a tuple of Python ints
+    (issue 10: read several times per decision, in one C call), a copy: a later write to the
+    stack does not change it, and ``pop`` removes exactly the entry ``top`` showed."""
     from aoi_env.core import pending
     from aoi_env.core.state import G_DEPTH, STACK_FIELDS
 
@@ -219,13 +219,14 @@ def test_pending_rows_are_plain_int_copies():
     s = g.state.clone()
     depth = int(s.glob[G_DEPTH])
     row = pending.top(s)
-    assert type(row) is list and len(row) == STACK_FIELDS and all(type(v) is int for v in row)
-    assert row == s.stack[depth - 1].tolist()
-    row[0] = -7
-    assert pending.top(s) == s.stack[depth - 1].tolist() != row
+    assert type(row) is tuple and len(row) == STACK_FIELDS and all(type(v) is int for v in row)
+    assert list(row) == s.stack[depth - 1].tolist()
+    s.stack[depth - 1, 0] = -7
+    assert row[0] != -7 and pending.top(s)[0] == -7
+    s.stack[depth - 1, 0] = row[0]
     popped = pending.pop(s)
-    assert popped == g.state.stack[depth - 1].tolist() and int(s.glob[G_DEPTH]) == depth - 1
-    assert all(type(v) is int for v in popped)
+    assert popped == row and list(popped) == g.state.stack[depth - 1].tolist()
+    assert int(s.glob[G_DEPTH]) == depth - 1 and all(type(v) is int for v in popped)
 
 
 def test_issue10_push_writes_the_whole_row_over_a_stale_one():
@@ -242,7 +243,7 @@ def test_issue10_push_writes_the_whole_row_over_a_stale_one():
         params = tuple(range(-1, n - 1))
         pending.push(s, 7, 2, *params)
         assert s.stack[depth].tolist() == [7, 2, *params] + [0] * (STACK_FIELDS - 2 - n)
-        assert pending.pop(s) == s.stack[depth].tolist() and s.glob_ints[G_DEPTH] == depth
+        assert list(pending.pop(s)) == s.stack[depth].tolist() and s.glob_ints[G_DEPTH] == depth
     before = s.clone()
     with pytest.raises(ValueError, match=f"a pending row holds at most {STACK_FIELDS - 2} parameters, got 7"):
         pending.push(s, 7, 2, *range(7))

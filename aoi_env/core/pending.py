@@ -105,15 +105,19 @@ DROPPABLE = frozenset(
 """Decisions for an optional effect that is simply lost when no legal move exists (R46.1, OP-45)."""
 
 
-Row = list[int]
+Row = tuple[int, ...]
 """A pending entry as handed to the handlers: kind, seat, then the parameters (``STACK_FIELDS``
-plain ints, read from ``state.stack`` by ``top`` / ``pop``)."""
+plain ints, read from ``state.stack`` by ``top`` / ``pop`` / ``read_row``; a tuple: read in one
+C call, and no handler can change it)."""
 
 _ROW_BYTES = STACK_FIELDS * 4
 _PACK_ROW = tuple(struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1))
 """``_PACK_ROW[n](buffer, offset, kind, seat, *params)`` writes a whole row with ``n`` parameters,
 the unused ones as zeros (struct pads with zero bytes): one C call instead of a tuple, an array
 and a slice assignment (issue 10)."""
+read_row = struct.Struct(f"={STACK_FIELDS}i").unpack_from
+"""``read_row(state.stack_ints, depth * STACK_FIELDS * 4)``: the row at ``depth`` as a tuple of
+ints, in one C call (issue 10)."""
 
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
@@ -130,17 +134,15 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
 
 def pop(state: State) -> Row:
     """Remove the top entry and return its fields as plain ints: the handlers read ``row[i]``
-    several times per decision, and a list is read several times faster than a numpy row
+    several times per decision, and a tuple is read several times faster than a numpy row
     (issue 10)."""
     glob = state.glob_ints
     depth = glob[G_DEPTH] - 1
     glob[G_DEPTH] = depth
-    start = depth * STACK_FIELDS
-    return state.stack_ints[start : start + STACK_FIELDS].tolist()
+    return read_row(state.stack_ints, depth * _ROW_BYTES)
 
 
 def top(state: State) -> Row | None:
     """The pending entry's fields as plain ints (a copy), None when the stack is empty."""
     depth = state.glob_ints[G_DEPTH]
-    start = (depth - 1) * STACK_FIELDS
-    return state.stack_ints[start : start + STACK_FIELDS].tolist() if depth else None
+    return read_row(state.stack_ints, (depth - 1) * _ROW_BYTES) if depth else None
