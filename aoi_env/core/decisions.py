@@ -247,7 +247,10 @@ def affordable_innovations(g: Game, seat: int, pl: list[int] | None = None) -> l
     s = g.state
     if pl is None:
         pl = s.players[seat].tolist()  # plain ints: this runs for every MAIN decision (issue 10)
-    slot = sum(1 for t in pl[P_INNOVATIONS] if t >= 0)
+    slot = 0  # innovations taken (a loop: a generator costs a frame per call, issue 10)
+    for t in pl[P_INNOVATIONS]:
+        if t >= 0:
+            slot += 1
     if slot >= INNOVATIONS_PER_PLAYER:  # R73
         return []
     books = pl[P_BOOKS]

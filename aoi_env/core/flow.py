@@ -88,7 +88,7 @@ def _next_turn(g: Game) -> None:
     s = g.state
     seats = order(g)
     passed = s.players[:, P_PASSED].tolist()
-    if all(passed[seat] for seat in seats):
+    if all(map(passed.__getitem__, seats)):  # every seat passed (map: no generator frame, issue 10)
         _end_of_actions(g)
         return
     glob = s.glob_ints

@@ -126,9 +126,10 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
     depth = glob[G_DEPTH]
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
-    if len(params) > STACK_FIELDS - 2:
-        raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {len(params)}")
-    _PACK_ROW[len(params)](state.stack_ints, depth * _ROW_BYTES, kind, seat, *params)
+    n = len(params)
+    if n > STACK_FIELDS - 2:
+        raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {n}")
+    _PACK_ROW[n](state.stack_ints, depth * _ROW_BYTES, kind, seat, *params)
     glob[G_DEPTH] = depth + 1
 
 

@@ -153,26 +153,37 @@ assert len(CONVERT_WORDS) == NUM_CONVERSIONS
 # conversions (R33, R79)
 
 
+_ID_BURN, _ID_POWER_SCHOLAR, _ID_POWER_TOOL, _ID_POWER_COIN, _ID_SCHOLAR_TOOL, _ID_TOOL_COIN = (
+    CONVERT_BASE + c for c in (CV_BURN, CV_POWER_SCHOLAR, CV_POWER_TOOL, CV_POWER_COIN, CV_SCHOLAR_TOOL, CV_TOOL_COIN)
+)
+_IDS_POWER_BOOK = tuple(CONVERT_BASE + CV_POWER_BOOK + d for d in range(4))
+_ID_BOOK_COIN = CONVERT_BASE + CV_BOOK_COIN  # + the discipline
+
+
 def conversions(player: np.ndarray | list[int]) -> list[int]:
-    """The conversion ids the player can make now (a player row, or its ``tolist()``)."""
+    """The conversion ids the player can make now, ascending (a player row, or its ``tolist()``);
+    the ids are added in ``CONVERT_WORDS`` order (issue 10: no second list for the base)."""
     pl = player.tolist() if isinstance(player, np.ndarray) else player  # plain ints (issue 10)
     out = []
     if pl[II] >= 2:  # R33: a burn takes 2 tokens from bowl II
-        out.append(CV_BURN)
-    if pl[III] >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] >= GOT_SCHOLAR:
-        out.append(CV_POWER_SCHOLAR)
-    if pl[III] >= PW_BOOK:
-        out.extend(CV_POWER_BOOK + d for d in range(4))
-    if pl[III] >= PW_TOOL:
-        out.append(CV_POWER_TOOL)
-    if pl[III] >= PW_COIN:
-        out.append(CV_POWER_COIN)
+        out.append(_ID_BURN)
+    power = pl[III]
+    if power >= PW_SCHOLAR and pl[P_SCHOLAR_SUPPLY] >= GOT_SCHOLAR:
+        out.append(_ID_POWER_SCHOLAR)
+    if power >= PW_BOOK:
+        out.extend(_IDS_POWER_BOOK)
+    if power >= PW_TOOL:
+        out.append(_ID_POWER_TOOL)
+    if power >= PW_COIN:
+        out.append(_ID_POWER_COIN)
     if pl[P_SCHOLARS] >= SCHOLAR_TOOL[0]:
-        out.append(CV_SCHOLAR_TOOL)
+        out.append(_ID_SCHOLAR_TOOL)
     if pl[P_TOOLS] >= TOOL_COIN[0]:
-        out.append(CV_TOOL_COIN)
-    out.extend(CV_BOOK_COIN + d for d in range(4) if pl[BOOKS + d] >= BOOK_COIN[0])
-    return [CONVERT_BASE + c for c in out]
+        out.append(_ID_TOOL_COIN)
+    for d in range(4):
+        if pl[BOOKS + d] >= BOOK_COIN[0]:
+            out.append(_ID_BOOK_COIN + d)
+    return out
 
 
 def convert(player: np.ndarray, c: int) -> None:
@@ -312,7 +323,8 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     out = [A_PASS]
     if terraform.has_tb_target(g, seat, 0, TB_BUY | TB_BUILD, pl):
         out.append(A_BUILD)
-    out.extend(BUILDING_BASE + new - 1 for new in upgradable(g, seat, pl))
+    for new in upgradable(g, seat, pl):
+        out.append(BUILDING_BASE - 1 + new)
     sail_max, sail_coins, sail_tools, sail_scholars, dig_max, dig_coins, dig_tools, dig_scholars = tracks.limits()[
         pl[P_BOARD]
     ]  # below the top of the track and a step affordable (R71, R72)

@@ -35,8 +35,11 @@ def _requirements(g: Game, seat: int) -> tuple[int, int, int, int]:
 def qualifies(g: Game, seat: int, group: list[int]) -> bool:
     """Does this group of buildings meet the founding requirements (R43)?"""
     rows = g.state.hexes[group].tolist()  # plain ints (issue 10)
-    kinds = [r[H_BUILDING] for r in rows]
-    pavilions = sum(r[H_PAVILION] for r in rows)
+    kinds = []
+    pavilions = 0
+    for r in rows:  # one loop, no comprehension frames (issue 10)
+        kinds.append(r[H_BUILDING])
+        pavilions += r[H_PAVILION]
     base, with_univ, with_monument, need_power = _requirements(g, seat)
     need = base
     if Building.UNIVERSITY in kinds:
