@@ -290,3 +290,25 @@ def test_issue10_the_game_sequence_step_is_flow_step() -> None:
     finally:
         engine.SEQUENCE["step"] = flow.step
     assert calls[0] == Phase.SETUP and {Phase.INCOME, Phase.ACTIONS, Phase.SCIENCE} <= set(calls)
+
+
+def test_r47_r74_scholar_ids_equal_the_free_scholar_spaces() -> None:
+    """R47 / R74: the scholar actions MAIN offers (``turn._scholar_ids``, cached by the spaces' bytes,
+    issue 10) are, per discipline, the "3" space and a "2" space exactly when ``scholar_space``
+    finds one free, and form 2 (no space) always, at every decision of random games."""
+    from aoi_env.core.moves import SCHOLAR_BASE
+    from aoi_env.core.state import G_SCHOLAR_SPACES
+
+    patterns = set()
+    configs = (("aoi(players=4)", 5), ("aoi(players=2)", 6), ("aoi(players=5,ruleset=v1.0)", 7))
+    for g in _positions(configs):
+        key = g.state.glob_ints[G_SCHOLAR_SPACES].tobytes()
+        patterns.add(key)
+        expected = [
+            SCHOLAR_BASE + d * 3 + form
+            for d in range(4)
+            for form in range(3)
+            if form == 2 or turn.scholar_space(g, d, form) >= 0
+        ]
+        assert list(turn._scholar_ids(key)) == expected
+    assert len(patterns) > 10  # the spaces fill up during the games

@@ -312,11 +312,25 @@ def _spell_costs(ruleset: str, players: int, faction: int) -> tuple[int, ...]:
     return tuple(max(0, cost - discount) for cost in tab.spell_cost)
 
 
+@functools.lru_cache(maxsize=4096)
+def _scholar_ids(spaces: bytes) -> tuple[int, ...]:
+    """The scholar action ids open on these scholar spaces (``glob[G_SCHOLAR_SPACES]`` as bytes,
+    R47, R74): per discipline the "3" space if free, a "2" space if one is free, and form 2 always;
+    cached by the spaces' bytes (issue 10: MAIN legality asks at every turn, and a game sees only
+    a few dozen patterns)."""
+    free = [v == -1 for v in memoryview(spaces).cast("i").tolist()]
+    out = []
+    for d in range(4):
+        for form in range(3):  # scholar_space: form 0 the "3" space, form 1 a free "2" space
+            if form == 2 or (free[d * 4] if form == 0 else any(free[d * 4 + 1 : d * 4 + 4])):
+                out.append(SCHOLAR_BASE + d * 3 + form)
+    return tuple(out)
+
+
 def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     """Every action id whose main effect can be carried out now (R59, OP-58); ``pl``: the seat's
     player row as plain ints, when the caller has it."""
     s = g.state
-    glob = s.glob
     if pl is None:
         pl = s.players[seat].tolist()  # plain ints: numpy scalar reads dominate otherwise (issue 10)
     tab = g.tab
@@ -336,11 +350,7 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     if affordable_innovations(g, seat, pl):
         out.append(A_INNOVATE)
     if scholars > 0:
-        spaces = glob[G_SCHOLAR_SPACES].tolist()
-        for d in range(4):
-            for form in range(3):  # scholar_space: form 0 the "3" space, form 1 a free "2" space
-                if form == 2 or (spaces[d * 4] == -1 if form == 0 else -1 in spaces[d * 4 + 1 : d * 4 + 4]):
-                    out.append(SCHOLAR_BASE + d * 3 + form)
+        out.extend(_scholar_ids(s.glob_ints[G_SCHOLAR_SPACES].tobytes()))
     power3 = pl[III]
     spell_costs = _spell_costs(tab.ruleset, tab.players, pl[P_FACTION])
     for i, (used, cost) in enumerate(zip(s.glob_ints[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
