@@ -186,23 +186,23 @@ def _kernel(
         x = values[first + j] * num_scale[j]
         out[num_dst[j]] = min(max(x, num_low[j]), 1.0)
     # -- the observer's map planes (``_write_map``, ``_shared_map``)
-    own = np.zeros(P, dtype=np.bool_)
-    reach = np.zeros(P, dtype=np.bool_)
+    # the reach and spot planes are worked out in ``out`` itself (no temporary arrays: each is
+    # an allocation per call, issue 10): reach as 0 / 1, the spots as counts until divided
     words = np.zeros(_WORDS, dtype=np.uint64)  # reach as bits: the union of the table rows
     for pos in range(P):
         owner = hexes[pos, H_OWNER]
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
             out[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
             if owner == observer:
-                own[pos] = True
                 for w in range(_WORDS):
                     words[w] |= reach_rows[pos, w]
         out[_BORDER + pos] = 1.0 if border[pos] != 0 else 0.0
         if native >= 0:
             out[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
+        out[_SPOTS + pos] = spot_counts[pos]
     for q in range(P):
-        reach[q] = (words[q >> 6] >> np.uint64(q & 63)) & np.uint64(1)
-    spots = spot_counts.copy()
+        if (words[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
+            out[_REACH + q] = 1.0
     for k in range(n_bridges):
         a, b = bridges[k, 0], bridges[k, 1]
         r = ((bridges[k, 2] % n) - observer) % n
@@ -213,16 +213,14 @@ def _kernel(
         d = 0 if (dx == _DX0 and dz == _DZ0) else 1 if (dx == _DX1 and dz == _DZ1) else 2
         out[_BRIDGES + (r * 3 + d) * P + lo] = 1.0
         if side[2 * P + a * P + b] != 0:  # a printed bridge spot
-            spots[a] -= 1.0
-            spots[b] -= 1.0
-        if own[a]:
-            reach[b] = True
-        if own[b]:
-            reach[a] = True
+            out[_SPOTS + a] -= 1.0
+            out[_SPOTS + b] -= 1.0
+        if hexes[a, H_BUILDING] > 0 and hexes[a, H_OWNER] == observer:  # the observer's own end
+            out[_REACH + b] = 1.0
+        if hexes[b, H_BUILDING] > 0 and hexes[b, H_OWNER] == observer:
+            out[_REACH + a] = 1.0
     for pos in range(P):
-        out[_SPOTS + pos] = min(spots[pos] / np.float32(3.0), np.float32(1.0))
-        if reach[pos]:
-            out[_REACH + pos] = 1.0
+        out[_SPOTS + pos] = min(out[_SPOTS + pos] / np.float32(3.0), np.float32(1.0))
     # -- innovation display and used book actions (``_write_displays``)
     for space in range(12):
         tile = glob[_INNOV_SPACES + space]
