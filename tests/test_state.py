@@ -20,6 +20,7 @@ from aoi_env.core.state import (
     G_ROUND,
     H_BUILDING,
     P_COINS,
+    P_VP,
     STATE_SCHEMA_VERSION,
     State,
 )
@@ -251,9 +252,10 @@ def test_issue10_push_writes_the_whole_row_over_a_stale_one():
 
 
 def test_issue10_the_int_views_are_the_arrays_own_memory():
-    """``glob_ints`` / ``stack_ints`` (the pending stack's fast path) read and write the same
-    memory as ``glob`` / ``stack``, row after row; a clone's and an unpickled state's views are
-    their own arrays', and a state whose glob or stack is not int32 is refused by name."""
+    """``glob_ints`` / ``stack_ints`` / ``players_ints`` (the fast paths of the pending stack, the
+    conversions and the gains) read and write the same memory as ``glob`` / ``stack`` /
+    ``players``, row after row; a clone's and an unpickled state's views are their own arrays',
+    and a state whose glob, stack or players are not int32 is refused by name."""
     from aoi_env.core import pending
     from aoi_env.core.state import STACK_FIELDS
 
@@ -270,5 +272,13 @@ def test_issue10_the_int_views_are_the_arrays_own_memory():
         assert copy == s and copy.glob_ints.tolist() == s.glob_ints.tolist()
         copy.glob_ints[G_ROUND] = 5
         assert int(copy.glob[G_ROUND]) == 5 and int(s.glob[G_ROUND]) == 4  # its own memory
-    with pytest.raises(ValueError, match="state.glob and state.stack must be int32 arrays, got int64 and int32"):
+    row = s.player_ints(2)  # seat 2's row, written through the view ...
+    row[P_VP] = 77
+    assert int(s.players[2, P_VP]) == 77 and s.players_ints.tolist() == s.players.reshape(-1).tolist()
+    s.players[1, P_VP] = 55  # ... and the other way round
+    assert s.player_ints(1)[P_VP] == 55 and len(row) == s.players.shape[1]
+    refused = "state.glob, state.stack and state.players must be int32 arrays, got"
+    with pytest.raises(ValueError, match=f"{refused} int64, int32 and int32"):
         State(s.hexes, s.players, s.glob.astype(np.int64), s.bridges, s.stack)
+    with pytest.raises(ValueError, match=f"{refused} int32, int32 and int16"):
+        State(s.hexes, s.players.astype(np.int16), s.glob, s.bridges, s.stack)

@@ -114,7 +114,7 @@ def gain_now(g: Game, seat: int, gain: dict[str, Any], mult: int = 1) -> None:
     """Apply only the immediate part of a gain (resources)."""
     if _IMMEDIATE_KEYS.isdisjoint(gain):  # a decision gain only (steps, spades, books, ...)
         return
-    p = g.state.players[seat]
+    p = g.state.player_ints(seat)  # single fields only: Python ints (issue 10)
     for key in IMMEDIATE:
         if key not in gain:
             continue

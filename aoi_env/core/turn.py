@@ -160,9 +160,10 @@ _IDS_POWER_BOOK = tuple(CONVERT_BASE + CV_POWER_BOOK + d for d in range(4))
 _ID_BOOK_COIN = CONVERT_BASE + CV_BOOK_COIN  # + the discipline
 
 
-def conversions(player: np.ndarray | list[int]) -> list[int]:
-    """The conversion ids the player can make now, ascending (a player row, or its ``tolist()``);
-    the ids are added in ``CONVERT_WORDS`` order (issue 10: no second list for the base)."""
+def conversions(player: np.ndarray | list[int] | memoryview) -> list[int]:
+    """The conversion ids the player can make now, ascending (a player row, its ``tolist()`` or
+    ``State.player_ints``); the ids are added in ``CONVERT_WORDS`` order (issue 10: no second
+    list for the base)."""
     pl = player.tolist() if isinstance(player, np.ndarray) else player  # plain ints (issue 10)
     out = []
     if pl[II] >= 2:  # R33: a burn takes 2 tokens from bowl II
@@ -186,7 +187,7 @@ def conversions(player: np.ndarray | list[int]) -> list[int]:
     return out
 
 
-def convert(player: np.ndarray, c: int) -> None:
+def convert(player: np.ndarray | memoryview, c: int) -> None:
     """Make conversion ``c`` (an index into ``CONVERT_WORDS``); the caller checked it is legal."""
     if c == CV_BURN:
         power.burn(player)
@@ -414,7 +415,7 @@ def _main_legal(g: Game, row: Row) -> list[int]:
 def _main_apply(g: Game, row: Row, a: int) -> None:
     seat = row[1]
     s = g.state
-    p = s.players[seat]
+    p = s.player_ints(seat)  # single fields only: Python ints (issue 10)
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
         convert(p, a - CONVERT_BASE)
         pending.push(s, Kind.MAIN, seat, row[2])
@@ -534,14 +535,14 @@ def pass_gains(g: Game, seat: int) -> list[tuple[int, int, dict]]:
 
 @decision(Kind.POST, describe_turn)
 def _post_legal(g: Game, row: Row) -> list[int]:
-    return [*conversions(g.state.players[row[1]]), DONE]
+    return [*conversions(g.state.player_ints(row[1])), DONE]
 
 
 @applies(Kind.POST)
 def _post_apply(g: Game, row: Row, a: int) -> None:
     seat = row[1]
     if a != DONE:
-        convert(g.state.players[seat], a - CONVERT_BASE)
+        convert(g.state.player_ints(seat), a - CONVERT_BASE)
         pending.push(g.state, Kind.POST, seat)
 
 
