@@ -323,15 +323,15 @@ def take_bonus(g: Game, seat: int, b: int, keep_coins: bool = True) -> None:
     old tile face up.  The display is a row: the returned tile takes the slot of the one taken
     (AUTOMA.md §10 #20)."""
     s = g.state
-    p = s.players[seat]
-    old = int(p[P_BONUS])
-    s.glob[G_BONUS_STATE.start + b] = seat
+    p, glob = s.player_ints(seat), s.glob_ints  # Python ints (issue 10)
+    old = p[P_BONUS]
+    glob[G_BONUS_STATE.start + b] = seat
     if keep_coins:
-        p[P_COINS] += s.glob[G_BONUS_COINS.start + b]
-    s.glob[G_BONUS_COINS.start + b] = 0
+        p[P_COINS] += glob[G_BONUS_COINS.start + b]
+    glob[G_BONUS_COINS.start + b] = 0
     p[P_BONUS] = b
     if old >= 0:
-        s.glob[G_BONUS_STATE.start + old] = -1
+        glob[G_BONUS_STATE.start + old] = -1
     row = bonus_row(s.glob)
     if b in row:
         if old >= 0:

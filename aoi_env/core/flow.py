@@ -184,7 +184,7 @@ def _income_seat(g: Game, row: Row) -> None:
 
 def science_bonus(g: Game, seat: int) -> dict[str, Any]:
     s = g.state
-    tile = int(s.glob[G_ROUND_TILES][int(s.glob[G_ROUND]) - 1])
+    tile = s.glob_ints[G_ROUND_TILES.start + s.glob_ints[G_ROUND] - 1]
     sci = g.tab.round_science[tile]
     d = DISC_KEYS.index(sci["discipline"])
     offset = g.tab.faction_flags[int(s.players[seat, P_FACTION])]["science_bonus_offset"]

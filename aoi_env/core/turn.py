@@ -435,7 +435,7 @@ def _main_apply(g: Game, row: Row, a: int) -> None:
 def do_action(g: Game, seat: int, a: int) -> None:
     """Start the MAIN action ``a``: pay what is paid up front and push the decisions it needs."""
     s = g.state
-    p = s.players[seat]
+    p = s.player_ints(seat)  # single fields only: Python ints (issue 10)
     if a == A_BUILD:
         pending.push(s, Kind.TB_TARGET, seat, 0, TB_BUY | TB_BUILD)
     elif BUILDING_BASE <= a < BUILDING_END:
@@ -451,7 +451,7 @@ def do_action(g: Game, seat: int, a: int) -> None:
     elif SPELL_BASE <= a < SPELL_END:
         i = a - SPELL_BASE
         power.spend(p, spell_cost(g, seat, i))
-        s.glob[G_SPELLS_USED.start + i] = 1
+        s.glob_ints[G_SPELLS_USED.start + i] = 1
         effects.fire(g, seat, "spell")  # Illusionists (R92)
         effects.gain(g, seat, g.tab.spell_effect[i])
     elif BOOK_BASE <= a < BOOK_END:
@@ -494,12 +494,12 @@ def do_pass(g: Game, seat: int) -> None:
     """R78: pass effects, then (rounds 1-5) a new round bonus tile; passing order = next order.
     VP counted from discipline levels (C12) wait for the other parts' steps (B8; ``pass_gains``)."""
     s = g.state
-    p = s.players[seat]
-    p[P_PASSED] = 1
-    n = int(s.glob[G_NEXT_COUNT])
-    s.glob[G_NEXT_ORDER.start + n] = seat
-    s.glob[G_NEXT_COUNT] = n + 1
-    if s.glob[G_ROUND] < ROUNDS:
+    glob = s.glob_ints  # Python ints (issue 10)
+    s.player_ints(seat)[P_PASSED] = 1
+    n = glob[G_NEXT_COUNT]
+    glob[G_NEXT_ORDER.start + n] = seat
+    glob[G_NEXT_COUNT] = n + 1
+    if glob[G_ROUND] < ROUNDS:
         pending.push(s, Kind.PASS_BONUS, seat)
     parts = pass_gains(g, seat)
     for src, ident, gain in parts:  # pushed first, so they resolve after the other parts' steps

@@ -268,7 +268,7 @@ _REACH_MEMO_SIZE = 4096  # entries before the per-game reach memo starts over
 def land_bits(g: Game, seat: int) -> tuple[int, int]:
     """(empty non-native land, empty native land) for the seat's native terrain, as bits; cached."""
     c = hex_cache(g)
-    native = int(g.state.players[seat, P_BOARD])
+    native = g.state.players.item(seat, P_BOARD)
     key = ("land_bits", native)
     out = c.extra.get(key)
     if out is None:
@@ -343,7 +343,7 @@ def empty_land(g: Game) -> np.ndarray:
 
 def distances_to_native(g: Game, seat: int) -> np.ndarray:
     """int[P]: spades each position needs to become the seat's native terrain (R35); read-only."""
-    native = int(g.state.players[seat, P_BOARD])
+    native = g.state.players.item(seat, P_BOARD)
     c = hex_cache(g)
     out = c.dist.get(native)
     if out is None:
