@@ -312,3 +312,36 @@ def test_r47_r74_scholar_ids_equal_the_free_scholar_spaces() -> None:
         ]
         assert list(turn._scholar_ids(key)) == expected
     assert len(patterns) > 10  # the spaces fill up during the games
+
+
+def test_r54_changed_hexes_are_found_from_the_cache_keys() -> None:
+    """The incremental hex caches (R39 reach, R54 buildings, R35 land) start from the hexes that
+    changed since the previous cache: ``terrain._changed`` finds them from the two keys' bits
+    (issue 10), ascending, exactly the positions whose fields differ, and None for more than
+    ``_MAX_CHANGED`` (then everything is derived afresh)."""
+    from aoi_env.core.rules import terrain
+    from aoi_env.core.state import HEX_FIELDS
+
+    rng = np.random.default_rng(11)
+    g = Game("aoi(players=3)", seed=2)
+    positions = g.state.hexes.shape[0]
+    for trial in range(300):
+        before = terrain.hex_cache(g)
+        k = int(rng.integers(0, terrain._MAX_CHANGED + 4))
+        picked = rng.choice(positions, size=k, replace=False)
+        for pos in picked.tolist():  # any field, the first and the last position included
+            field = int(rng.integers(HEX_FIELDS))
+            g.state.hexes[pos, field] = (int(g.state.hexes[pos, field]) + int(rng.integers(1, 100))) % 120
+        if trial % 50 == 0:
+            g.state.hexes[0, 0] += 1
+            g.state.hexes[positions - 1, HEX_FIELDS - 1] += 1
+        after = terrain.hex_cache(g)
+        if after is before:
+            continue
+        assert after.prev is before
+        old_hexes = np.frombuffer(before.key, np.int8).reshape(positions, HEX_FIELDS)
+        want = np.flatnonzero((g.state.hexes != old_hexes).any(axis=1)).tolist()  # ascending
+        got = terrain._changed(after)
+        assert got == (want if len(want) <= terrain._MAX_CHANGED else None), (trial, want, got)
+        for pos in want:
+            assert terrain._previous_hex(after, pos) == tuple(old_hexes[pos].tolist())

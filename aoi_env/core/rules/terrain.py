@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import struct
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -101,17 +102,32 @@ def _changed(c: HexCache) -> list[int] | None:
     prev = c.prev
     if prev is None:
         return None
-    if c.changed is None:
-        diff = np.frombuffer(c.key, dtype=np.int8) != np.frombuffer(prev.key, dtype=np.int8)
-        c.changed = sorted({i // HEX_FIELDS for i in np.flatnonzero(diff).tolist()})
+    if c.changed is None:  # the two keys as integers: their XOR has bits only in changed hexes
+        diff = int.from_bytes(c.key, "little") ^ int.from_bytes(prev.key, "little")
+        changed = []
+        while diff and len(changed) <= _MAX_CHANGED:  # lowest first: ascending; stop once too many
+            pos = ((diff & -diff).bit_length() - 1) // _HEX_BITS
+            changed.append(pos)
+            diff >>= (pos + 1) * _HEX_BITS
+            diff <<= (pos + 1) * _HEX_BITS
+        c.changed = changed
     return c.changed if len(c.changed) <= _MAX_CHANGED else None
+
+
+_HEX_BITS = HEX_FIELDS * 8  # one hex's int8 fields in the key's bits
+_HEX_ROW = struct.Struct(f"{HEX_FIELDS}b")
+"""``_HEX_ROW.unpack_from(key, pos * HEX_FIELDS)``: a hex's fields (int8) as ints, from a cache key."""
+
+
+def _hex_fields(key: bytes, pos: int) -> tuple[int, ...]:
+    """The hex fields of ``pos`` in a cache key (the hexes' bytes), as ints, in one C call."""
+    return _HEX_ROW.unpack_from(key, pos * HEX_FIELDS)
 
 
 def _previous_hex(c: HexCache, pos: int) -> tuple[int, ...]:
     """The previous cache's hex fields of ``pos`` (as ints)."""
     assert c.prev is not None
-    start = pos * HEX_FIELDS
-    return tuple(np.frombuffer(c.prev.key, dtype=np.int8, count=HEX_FIELDS, offset=start).tolist())
+    return _hex_fields(c.prev.key, pos)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -170,12 +186,11 @@ def _index_update(
 ) -> tuple[dict[tuple[int, int], list[int]], dict[int, list[int]]]:
     """The building index of the previous hexes with the ``changed`` positions moved; the lists
     of the previous index are shared where unchanged (no list is ever mutated)."""
-    h = g.state.hexes
     typed_out, owned_out = typed, owned  # copied on the first real change
     for pos in changed:
-        was = _previous_hex(c, pos)
+        was, now = _previous_hex(c, pos), _hex_fields(c.key, pos)  # c: the current hexes' cache
         old = (was[H_OWNER], was[H_BUILDING], was[H_NEUTRAL])
-        new = tuple(h[pos, _INDEX_FIELDS].tolist())
+        new = (now[H_OWNER], now[H_BUILDING], now[H_NEUTRAL])
         if old == new:
             continue  # terraformed, a city or a mark: no building moved
         if typed_out is typed:
@@ -302,18 +317,18 @@ def _terrain_bits_update(
 ) -> tuple[int, list[int]]:
     """``_terrain_bits`` of the previous hexes with the ``changed`` positions updated."""
     empty, by_terrain = before[0], list(before[1])
-    h = g.state.hexes
     land = g.geo.land
     for pos in changed:
         bit = 1 << pos
         was = _previous_hex(c, pos)[H_TERRAIN]
-        now = int(h[pos, H_TERRAIN])
+        fields = _hex_fields(c.key, pos)  # c: the current hexes' cache
+        now = fields[H_TERRAIN]
         if was != now:
             if 0 <= was < CYCLE:
                 by_terrain[was] &= ~bit
             if 0 <= now < CYCLE:
                 by_terrain[now] |= bit
-        if land[pos] and h[pos, H_BUILDING] == 0:  # empty_land
+        if land[pos] and fields[H_BUILDING] == 0:  # empty_land
             empty |= bit
         else:
             empty &= ~bit
