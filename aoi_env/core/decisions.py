@@ -506,15 +506,18 @@ def upgradable(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
             continue  # no piece left, no source building
         if new == _PALACE and pl[P_PALACE_TILE] < 0 and pl[P_DRAFT_PALACE] < 0 and _no_palace_on_display(g):
             continue  # ``_no_palace_tile``
-        if (tools >= tools_cost and coins >= coins_cost) or (new == _GUILD and _guild_somewhere(g, seat, old)):
+        if (tools >= tools_cost and coins >= coins_cost) or (new == _GUILD and _guild_somewhere(g, seat, old, pl)):
             out.append(new)
     return out
 
 
-def _guild_somewhere(g: Game, seat: int, old: int) -> bool:
-    """Some own Workshop where the Guild's price with its neighbours is payable (R67)."""
-    p = g.state.players[seat]
-    return any(buildings.can_pay(p, buildings.guild_cost(g, seat, q)) for q in terrain.own_positions(g, seat, old))
+def _guild_somewhere(g: Game, seat: int, old: int, pl: list[int]) -> bool:
+    """Some own Workshop where the Guild's price with its neighbours is payable (R67); ``pl``:
+    the seat's player row as plain ints."""
+    for q in terrain.own_positions(g, seat, old):  # noqa: SIM110  (a loop, not any(...): no generator frame, issue 10)
+        if buildings.can_pay(pl, buildings.guild_cost(g, seat, q)):
+            return True
+    return False
 
 
 def can_upgrade(g: Game, seat: int, new: int, pl: list[int] | None = None) -> bool:

@@ -183,7 +183,7 @@ def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
     if kind == "reach":  # the frequent case, with bit sets
         c = terrain.hex_cache(g)
         native = s.players.item(seat, P_BOARD)
-        key = ("tb_reach", seat, native, terrain.sailing(g, seat), s.glob.item(G_NUM_BRIDGES), s.bridges.tobytes())
+        key = ("tb_reach", seat, native, terrain.sailing(g, seat), s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
         facts = c.extra.get(key)
         if facts is None:
             reach = terrain.reach_bits(g, seat)

@@ -57,7 +57,7 @@ def power_values(g: Game) -> np.ndarray:
     return g.building_power[h[:, H_BUILDING]] + h[:, H_PAVILION]
 
 
-def can_pay(player: np.ndarray, cost: dict[str, int]) -> bool:
+def can_pay(player: np.ndarray | list[int], cost: dict[str, int]) -> bool:
     return bool(player[P_TOOLS] >= cost.get("tools", 0) and player[P_COINS] >= cost.get("coins", 0))
 
 

@@ -150,7 +150,7 @@ def sailing(g: Game, seat: int, final: bool = False) -> int:
     from a tile taken at pass, which lies face down until the next round (R78.2)."""
     players = g.state.players
     sail = players.item(seat, P_SAILING)  # an Automa's ship level of the round (AUTOMA.md §2.3)
-    if not final and g.is_player(seat) and g.state.glob.item(G_PHASE) == Phase.ACTIONS:
+    if not final and g.is_player(seat) and g.state.glob_ints[G_PHASE] == Phase.ACTIONS:
         bonus = players.item(seat, P_BONUS)
         if bonus >= 0 and g.tab.bonus_reach[bonus] and not players.item(seat, P_PASSED):
             sail += g.tab.bonus_reach[bonus]
