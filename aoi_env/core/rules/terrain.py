@@ -21,6 +21,7 @@ from aoi_env.core.state import (
     P_PASSED,
     P_SAILING,
     P_TERRAFORMING,
+    PLAYER_FIELDS,
     Phase,
 )
 from aoi_env.data import NUM_POSITIONS
@@ -148,11 +149,12 @@ def own_mask(g: Game, seat: int) -> np.ndarray:
 def sailing(g: Game, seat: int, final: bool = False) -> int:
     """Effective sailing: track value, +1 with bonus tile B1 during Phase II (R138, OP-41), not
     from a tile taken at pass, which lies face down until the next round (R78.2)."""
-    players = g.state.players
-    sail = players.item(seat, P_SAILING)  # an Automa's ship level of the round (AUTOMA.md §2.3)
-    if not final and g.is_player(seat) and g.state.glob_ints[G_PHASE] == Phase.ACTIONS:
-        bonus = players.item(seat, P_BONUS)
-        if bonus >= 0 and g.tab.bonus_reach[bonus] and not players.item(seat, P_PASSED):
+    s = g.state
+    players, row = s.players_ints, seat * PLAYER_FIELDS  # Python ints: cheaper than item() (issue 10)
+    sail = players[row + P_SAILING]  # an Automa's ship level of the round (AUTOMA.md §2.3)
+    if not final and g.is_player(seat) and s.glob_ints[G_PHASE] == Phase.ACTIONS:
+        bonus = players[row + P_BONUS]
+        if bonus >= 0 and g.tab.bonus_reach[bonus] and not players[row + P_PASSED]:
             sail += g.tab.bonus_reach[bonus]
     return sail
 
