@@ -185,6 +185,11 @@ def set_bonus_row(glob: np.ndarray, row: list[int]) -> None:
     glob[G_BONUS_ROW.start : G_BONUS_ROW.start + len(row)] = row
 
 
+PlayerRow = np.ndarray | memoryview
+"""A player row to read and write single fields of: ``state.players[seat]`` (numpy) or
+``state.player_ints(seat)`` (Python ints, the hot paths' choice; issue 10)."""
+
+
 class State:
     """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
 
@@ -198,11 +203,11 @@ class State:
         self.glob = glob
         self.bridges = bridges
         self.stack = stack
-        # The same memory as glob and stack (row after row), read and written as Python ints: the
-        # pending stack's reads and writes (several per decision) cost about half of numpy
-        # indexing this way (issue 10).  Views, not copies: the arrays stay the state.  (Made
-        # here, ~0.5 µs of a clone, not on first use: a __getattr__ hook would slow every
-        # attribute read of a State.)
+        # The same memory as glob, stack and players (row after row), read and written as Python
+        # ints: the pending stack's reads and writes and the single-field reads of conversions and
+        # gains (several per decision) cost a fraction of numpy indexing this way (issue 10).
+        # Views, not copies: the arrays stay the state.  (Made here, ~0.8 µs of a clone, not on
+        # first use: a __getattr__ hook would slow every attribute read of a State.)
         for a in (glob, stack, players):  # a loop, not any(...): a generator frame per clone
             if a.dtype is not _INT32 and a.dtype != _INT32:
                 raise ValueError(

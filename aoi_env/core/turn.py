@@ -98,6 +98,7 @@ from aoi_env.core.state import (
     P_SPECIALS_USED,
     P_TERRAFORMING,
     P_TOOLS,
+    PlayerRow,
 )
 from aoi_env.core.tables import tables
 from aoi_env.data import ROUNDS, DataError, load
@@ -160,7 +161,7 @@ _IDS_POWER_BOOK = tuple(CONVERT_BASE + CV_POWER_BOOK + d for d in range(4))
 _ID_BOOK_COIN = CONVERT_BASE + CV_BOOK_COIN  # + the discipline
 
 
-def conversions(player: np.ndarray | list[int] | memoryview) -> list[int]:
+def conversions(player: PlayerRow | list[int]) -> list[int]:
     """The conversion ids the player can make now, ascending (a player row, its ``tolist()`` or
     ``State.player_ints``); the ids are added in ``CONVERT_WORDS`` order (issue 10: no second
     list for the base)."""
@@ -187,7 +188,7 @@ def conversions(player: np.ndarray | list[int] | memoryview) -> list[int]:
     return out
 
 
-def convert(player: np.ndarray | memoryview, c: int) -> None:
+def convert(player: PlayerRow, c: int) -> None:
     """Make conversion ``c`` (an index into ``CONVERT_WORDS``); the caller checked it is legal."""
     if c == CV_BURN:
         power.burn(player)
@@ -546,7 +547,7 @@ def _post_apply(g: Game, row: Row, a: int) -> None:
         pending.push(g.state, Kind.POST, seat)
 
 
-def convertible(player: np.ndarray) -> tuple[int, int, int, int, int]:
+def convertible(player: PlayerRow) -> tuple[int, int, int, int, int]:
     """What the conversions of R79 spend: bowls II (burn) and III, tools, scholars, books."""
     row = player.tolist()  # one conversion instead of five numpy reads (issue 10)
     return row[II], row[III], row[P_TOOLS], row[P_SCHOLARS], sum(row[P_BOOKS])

@@ -22,6 +22,7 @@ from aoi_env.core.state import (
     P_TOOLS,
     P_VP,
     Phase,
+    PlayerRow,
 )
 from aoi_env.data.enums import Building
 
@@ -57,7 +58,7 @@ def power_values(g: Game) -> np.ndarray:
     return g.building_power[h[:, H_BUILDING]] + h[:, H_PAVILION]
 
 
-def can_pay(player: np.ndarray | list[int], cost: dict[str, int]) -> bool:
+def can_pay(player: PlayerRow | list[int], cost: dict[str, int]) -> bool:
     return bool(player[P_TOOLS] >= cost.get("tools", 0) and player[P_COINS] >= cost.get("coins", 0))
 
 

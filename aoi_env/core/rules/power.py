@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from aoi_env.core.state import P_ADDED_TOKENS, P_BOWLS, P_BURNED
+from aoi_env.core.state import P_ADDED_TOKENS, P_BOWLS, P_BURNED, PlayerRow
 
 I, II, III = P_BOWLS.start, P_BOWLS.start + 1, P_BOWLS.start + 2
 
 
-def capacity(player: np.ndarray | list[int]) -> int:
+def capacity(player: PlayerRow | list[int]) -> int:
     """Most power the player can still gain: 2 x |I| + |II| (R30); a player row or its ``tolist()``."""
     return int(2 * player[I] + player[II])
 
 
-def gain(player: np.ndarray, n: int) -> int:
+def gain(player: PlayerRow, n: int) -> int:
     """Gain ``n`` power: I -> II first, then II -> III; the rest is lost (R30). Returns power gained."""
     from_one = min(n, int(player[I]))
     player[I] -= from_one
@@ -26,7 +24,7 @@ def gain(player: np.ndarray, n: int) -> int:
     return from_one + from_two
 
 
-def spend(player: np.ndarray, n: int) -> None:
+def spend(player: PlayerRow, n: int) -> None:
     """Spend ``n`` power: III -> I (R31); the caller checked that |III| >= n."""
     if player[III] < n:
         raise ValueError(f"not enough power in bowl III: need {n}, have {int(player[III])}")
@@ -34,14 +32,14 @@ def spend(player: np.ndarray, n: int) -> None:
     player[I] += n
 
 
-def burn(player: np.ndarray) -> None:
+def burn(player: PlayerRow) -> None:
     """Sacrifice: one token from II leaves the game, another moves II -> III (R33)."""
     player[II] -= 2
     player[III] += 1
     player[P_BURNED] += 1
 
 
-def add_tokens(player: np.ndarray, n: int) -> None:
+def add_tokens(player: PlayerRow, n: int) -> None:
     """New tokens from the supply straight into bowl III; not a gain (R32).
 
     They are counted in ``P_ADDED_TOKENS``, not tied to the neutral Palace being on the map: the
@@ -51,5 +49,5 @@ def add_tokens(player: np.ndarray, n: int) -> None:
     player[P_ADDED_TOKENS] += n
 
 
-def tokens(player: np.ndarray) -> int:
+def tokens(player: PlayerRow) -> int:
     return int(player[I] + player[II] + player[III])
