@@ -23,7 +23,7 @@ from aoi_env.core import pending
 from aoi_env.core.board import Geometry
 from aoi_env.core.config import GameConfig, check_seed
 from aoi_env.core.moves import NUM_ACTIONS
-from aoi_env.core.pending import DROPPABLE, Kind, Row, read_row
+from aoi_env.core.pending import DROPPABLE, ROW_BYTES, Kind, Row, read_row
 from aoi_env.core.state import (
     G_DECISIONS,
     G_DEPTH,
@@ -433,7 +433,7 @@ class Game:
             if kind >= _AUTO:
                 AUTO[kind](self, pending.pop(s))
                 continue
-            row = read_row(stack, start * 4)  # plain ints for the handlers (pending.pop); int32: 4 bytes
+            row = read_row(stack, (depth - 1) * ROW_BYTES)  # plain ints for the handlers (see pending.pop)
             legal = HANDLERS[kind].legal(self, row)
             if not legal:
                 if kind in DROPPABLE:

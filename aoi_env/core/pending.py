@@ -110,14 +110,15 @@ Row = tuple[int, ...]
 plain ints, read from ``state.stack`` by ``top`` / ``pop`` / ``read_row``; a tuple: read in one
 C call, and no handler can change it)."""
 
-_ROW_BYTES = STACK_FIELDS * 4
+ROW_BYTES = STACK_FIELDS * 4
+"""Bytes of one pending row in ``state.stack_ints`` (int32 fields): row ``i`` starts at ``i * ROW_BYTES``."""
 _PACK_ROW = tuple(struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1))
 """``_PACK_ROW[n](buffer, offset, kind, seat, *params)`` writes a whole row with ``n`` parameters,
 the unused ones as zeros (struct pads with zero bytes): one C call instead of a tuple, an array
 and a slice assignment (issue 10)."""
 read_row = struct.Struct(f"={STACK_FIELDS}i").unpack_from
-"""``read_row(state.stack_ints, depth * STACK_FIELDS * 4)``: the row at ``depth`` as a tuple of
-ints, in one C call (issue 10)."""
+"""``read_row(state.stack_ints, i * ROW_BYTES)``: row ``i`` of the stack as a tuple of ints, in one
+C call (issue 10)."""
 
 
 def push(state: State, kind: int, seat: int, *params: int) -> None:
@@ -129,7 +130,7 @@ def push(state: State, kind: int, seat: int, *params: int) -> None:
     n = len(params)
     if n > STACK_FIELDS - 2:
         raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {n}")
-    _PACK_ROW[n](state.stack_ints, depth * _ROW_BYTES, kind, seat, *params)
+    _PACK_ROW[n](state.stack_ints, depth * ROW_BYTES, kind, seat, *params)
     glob[G_DEPTH] = depth + 1
 
 
@@ -140,10 +141,10 @@ def pop(state: State) -> Row:
     glob = state.glob_ints
     depth = glob[G_DEPTH] - 1
     glob[G_DEPTH] = depth
-    return read_row(state.stack_ints, depth * _ROW_BYTES)
+    return read_row(state.stack_ints, depth * ROW_BYTES)
 
 
 def top(state: State) -> Row | None:
     """The pending entry's fields as plain ints (a copy), None when the stack is empty."""
     depth = state.glob_ints[G_DEPTH]
-    return read_row(state.stack_ints, (depth - 1) * _ROW_BYTES) if depth else None
+    return read_row(state.stack_ints, (depth - 1) * ROW_BYTES) if depth else None
