@@ -168,6 +168,7 @@ _BUILDING_P0 = frozenset({Kind.INITIAL_PLACE, Kind.UPGRADE_TARGET, Kind.NEUTRAL_
 _HEX_P2 = frozenset({Kind.TB_SPADES, Kind.TB_FINISH, Kind.BRIDGE_DIR})
 _HEX_P0 = frozenset({Kind.LIZARD_BUILD})  # p0 = hex + 1, 0 = none
 _TB_BITS = (TB_BUY, TB_BUILD, TB_LIZARD, TB_NO_JUMP)
+_FLOAT32 = np.dtype(np.float32)  # a dtype object: np.empty parses no type name (issue 10)
 
 
 def _one_hot_rows(view: np.ndarray, index: np.ndarray) -> None:
@@ -295,7 +296,7 @@ class ObservationEncoder:
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:  # written straight into the array handed out (no scratch, no copy)
-            out = np.empty(OBS_SIZE, dtype=np.float32)
+            out = np.empty(OBS_SIZE, _FLOAT32)
             self._write_compiled(out, g, observer)
             return out
         self.scratch[:] = 0.0
@@ -341,7 +342,7 @@ class ObservationEncoder:
         n = g.seats
         if n == 2:
             _write_neutral_faction(g, out)
-        if g.config.players < n or g.state.glob.item(G_PHASE) == Phase.SETUP:
+        if g.config.players < n or g.state.glob_ints[G_PHASE] == Phase.SETUP:  # Python ints (issue 10)
             _write_rare(g, observer, out)
 
 

@@ -42,6 +42,7 @@ from aoi_env.data import GameData, load
 from aoi_env.data.enums import Terrain
 
 _NO_ACTIONS = bytes(NUM_ACTIONS)
+_INT8 = np.dtype(np.int8)  # a dtype object, not the type: numpy converts the type at every call (issue 10)
 _SETUP, _OVER = int(Phase.SETUP), int(Phase.OVER)  # plain ints: compared at every step
 
 LegalFn = Callable[["Game", Row], list[int]]
@@ -227,7 +228,7 @@ class Game:
         mask = bytearray(_NO_ACTIONS)  # a few byte writes beat numpy's list indexing (issue 10)
         for a in self._legal:
             mask[a] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, _INT8)
 
     def legal_moves(self) -> list[str]:
         """``legal_actions()`` in notation (docs/notation.md), in the same order."""

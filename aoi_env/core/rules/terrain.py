@@ -152,10 +152,11 @@ def sailing(g: Game, seat: int, final: bool = False) -> int:
     s = g.state
     players, row = s.players_ints, seat * PLAYER_FIELDS  # Python ints: cheaper than item() (issue 10)
     sail = players[row + P_SAILING]  # an Automa's ship level of the round (AUTOMA.md §2.3)
-    if not final and g.is_player(seat) and s.glob_ints[G_PHASE] == Phase.ACTIONS:
-        bonus = players[row + P_BONUS]
-        if bonus >= 0 and g.tab.bonus_reach[bonus] and not players[row + P_PASSED]:
-            sail += g.tab.bonus_reach[bonus]
+    if final or seat >= g.config.players or s.glob_ints[G_PHASE] != Phase.ACTIONS:  # not is_player: no call
+        return sail
+    bonus = players[row + P_BONUS]
+    if bonus >= 0 and not players[row + P_PASSED]:
+        return sail + g.tab.bonus_reach[bonus]  # 0 for the tiles without B1's reach
     return sail
 
 
