@@ -156,7 +156,7 @@ def _tb_possible(g: Game, seat: int, area: str, free: int, flags: int, tools: in
     dig, build = _dig_or_build(g, free, flags, tools, pl)
     if not dig and not build:
         return False
-    non_native, native = _area_facts(g, seat, area)
+    non_native, native = _area_facts(g, seat, area, pl[P_BOARD])
     return bool((dig and non_native) or (build and native))
 
 
@@ -176,21 +176,21 @@ def _reach_target_ids(g: Game, seat: int, free: int, flags: int, pl: list[int]) 
     return out
 
 
-def _area_facts(g: Game, seat: int, kind: str) -> tuple[bool, bool]:
+def _area_facts(g: Game, seat: int, kind: str, board: int) -> tuple[bool, bool]:
     """(an empty non-native land hex, an empty native land hex) in the seat's reach / tunnel / flight
-    area, cached with the hexes (``terrain.hex_cache``)."""
+    area, cached with the hexes (``terrain.hex_cache``); ``board``: the seat's planning board (its
+    native terrain), which the caller has as an int."""
     s = g.state
     if kind == "reach":  # the frequent case, with bit sets
         c = terrain.hex_cache(g)
-        native = s.players.item(seat, P_BOARD)
-        key = ("tb_reach", seat, native, terrain.sailing(g, seat), s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
+        key = ("tb_reach", seat, board, terrain.sailing(g, seat), s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
         facts = c.extra.get(key)
         if facts is None:
             reach = terrain.reach_bits(g, seat)
             non_native, native_land = terrain.land_bits(g, seat)
             facts = c.extra[key] = (bool(reach & non_native), bool(reach & native_land))
         return facts
-    key = ("tb_facts", kind, seat, int(s.players[seat, P_BOARD]), int(s.glob[G_NUM_BRIDGES]), s.bridges.tobytes())
+    key = ("tb_facts", kind, seat, board, s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
     cache = terrain.hex_cache(g).extra
     facts = cache.get(key)
     if facts is None:
