@@ -254,7 +254,7 @@ def reach_bits(g: Game, seat: int) -> int:
     s = g.state
     sail = sailing(g, seat)
     bridges = s.bridges.tobytes()
-    n_bridges = s.glob.item(G_NUM_BRIDGES)
+    n_bridges = s.glob_ints[G_NUM_BRIDGES]
     key = ("reach_bits", seat, sail, n_bridges, bridges)
     out = c.extra.get(key)
     if out is None:
@@ -286,7 +286,7 @@ _REACH_MEMO_SIZE = 4096  # entries before the per-game reach memo starts over
 def land_bits(g: Game, seat: int) -> tuple[int, int]:
     """(empty non-native land, empty native land) for the seat's native terrain, as bits; cached."""
     c = hex_cache(g)
-    native = g.state.players.item(seat, P_BOARD)
+    native = g.state.players_ints[seat * PLAYER_FIELDS + P_BOARD]  # not item(): ~400 instructions less
     key = ("land_bits", native)
     out = c.extra.get(key)
     if out is None:
