@@ -1,14 +1,15 @@
 """The component-data mutation audit: does some test fail when one number of the data changes?
 
 ``python tests/data_mutants.py [--file components.yaml] [--only palace_tiles] [--kinds plus off
-delete] [--again earlier.json] [--workers 2] [--json out.json]`` makes mutants of the data file
-(each integer raised by one, each 1 also set to 0, each boolean flipped, each part of a
-component deleted), runs the component and rule tests on
-each (a fresh process, the mutant loaded instead of the shipped file) and prints the mutants no
-test failed on.  Every number of every component should be pinned by a test that plays it: a
-survivor is a component effect the suite does not check (or an equivalent mutant, e.g. a piece
-count no game can reach).  ``tests/test_data.py`` (the printed values typed again) runs apart,
-so a mutant killed by it alone shows as "pinned only": the value is right, its effect untested.
+delete] [--again earlier.json] [--tests components maps] [--workers 2] [--json out.json]`` makes
+mutants of the data file (each integer raised by one, each 1 also set to 0, each boolean
+flipped, each part of a component deleted), runs the component and rule tests on each (a fresh
+process, the mutant loaded instead of the shipped file; ``--tests`` names other test paths, or a
+data file's own tests by its name) and prints the mutants no test failed on. Every number of
+every component should be pinned by a test that plays it: a survivor is a component effect the
+suite does not check (or an equivalent mutant, e.g. a piece count no game can reach).
+``tests/test_data.py`` (the printed values typed again) runs apart, so a mutant killed by it
+alone shows as "pinned only": the value is right, its effect untested.
 
 Not collected by pytest (no ``test_`` prefix); the mutant is handed to the test process by
 ``AOI_DATA_MUTANT`` and applied by this module's ``pytest_configure`` (``-p data_mutants``)
@@ -160,14 +161,22 @@ def loads(mutant: dict[str, Any]) -> str:
     return ""
 
 
-def audit(mutant: dict[str, Any], oracles: bool) -> dict[str, Any]:
+def audit(mutant: dict[str, Any], oracles: bool, tests: list[str] | None = None) -> dict[str, Any]:
+    """The mutant's result: refused by the loader, else the first behaviour test failing on it
+    (``tests``, default the file's ``BEHAVIOUR_TESTS``), and for a survivor the pin tests'."""
     refused = loads(mutant)
     if refused:
         return {**mutant, "refused": refused, "behaviour": [], "pins": []}
-    tests = BEHAVIOUR_TESTS[mutant["file"]] + (ORACLE_TESTS[mutant["file"]] if oracles else [])
+    tests = (tests or BEHAVIOUR_TESTS[mutant["file"]]) + (ORACLE_TESTS[mutant["file"]] if oracles else [])
     behaviour = run_tests(mutant, tests)
     pins = [] if behaviour else run_tests(mutant, PIN_TESTS)  # asked only of the survivors
     return {**mutant, "refused": "", "behaviour": behaviour, "pins": pins}
+
+
+def selected_tests(names: list[str]) -> list[str]:
+    """``--tests``: each name a test path, or a data file's name without ``.yaml`` for its own
+    ``BEHAVIOUR_TESTS`` (``components maps``: the component and rule tests plus the board's)."""
+    return [t for name in names for t in BEHAVIOUR_TESTS.get(name + ".yaml", [name])]
 
 
 def kind(what: str) -> str:
@@ -186,6 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--oracles", action="store_true", help="also run the random-game oracles on each mutant")
     parser.add_argument("--json", type=Path, help="write every mutant's result here")
+    parser.add_argument(
+        "--tests",
+        nargs="*",
+        default=[],
+        help="test paths to run instead of the file's own (e.g. the maps' mutants "
+        "against the component and rule tests: --tests components)",
+    )
     args = parser.parse_args(argv)
     from aoi_env.data import DATA_DIR
 
@@ -202,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in earlier
             if not r["refused"] and not r["behaviour"]
         ]
+    tests = selected_tests(args.tests)
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm comes with the train extra
@@ -210,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             return x
 
     with ThreadPoolExecutor(args.workers) as pool:
-        results = list(tqdm(pool.map(lambda m: audit(m, args.oracles), todo), total=len(todo), unit="mutant"))
+        results = list(tqdm(pool.map(lambda m: audit(m, args.oracles, tests), todo), total=len(todo), unit="mutant"))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     survivors = [r for r in results if not r["refused"] and not r["behaviour"]]

@@ -41,3 +41,16 @@ def test_a_mutant_reaches_the_test_process_and_a_refused_one_is_named() -> None:
     assert m.run_tests({**mutant, "value": 10}, test) == []
     assert m.loads({"file": "components.yaml", "path": ["schema_version"], "value": 2}).startswith("DataError")
     assert m.loads(mutant) == ""
+
+
+def test_tests_option_names_paths_or_a_data_files_own_tests() -> None:
+    """``--tests components maps`` runs the component and rule tests plus the board's on a maps
+    mutant (the twenty-third session's audit); a path stays a path; ``audit`` runs the tests it
+    is given instead of the file's own."""
+    both = m.selected_tests(["components", "maps"])
+    assert both == m.BEHAVIOUR_TESTS["components.yaml"] + m.BEHAVIOUR_TESTS["maps.yaml"]
+    assert "tests/components" in both and "tests/test_board.py" in both
+    assert m.selected_tests(["tests/test_board.py"]) == ["tests/test_board.py"]
+    test = ["tests/components/test_palace_tiles.py::test_r137_palace17_gives_10_vp"]
+    mutant = {"file": "components.yaml", "path": ["palace_tiles", 17, "once", "vp"], "value": 11}
+    assert m.audit(mutant, oracles=False, tests=test)["behaviour"] == test

@@ -46,9 +46,9 @@ DISC = ("banking", "law", "engineering", "medicine")
 BOOKS = P_BOOKS.start
 
 
-def position(*, tile: str = "T10", rnd: int = 1, final: str | None = None) -> Scenario:
+def position(*, tile: str = "T10", rnd: int = 1, final: str | None = None, game: str = GAME) -> Scenario:
     """Neutral bonus tiles (B9 / B10 / B3 held; B1 / B7 / B8 on display, no coins)."""
-    sc = Scenario(GAME, factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
+    sc = Scenario(game, factions=FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
     return sc.bonus_tiles(("B9", "B10", "B3"), ("B1", "B7", "B8"), coins=0)
 
 
@@ -393,20 +393,28 @@ def test_r141_c9_each_scholar_sent_scores_2vp(move: str) -> None:
     assert g.state.players[0, P_VP] == 20 + 2
 
 
-def test_r141_c11_workshop_on_a_border_hex_scores_3vp() -> None:
+BORDER_AND_INNER = [  # (game, a border hex, an inner land hex next to it): both board sides (R5)
+    pytest.param(GAME, "r8c6", "r7c5", id="3-5"),
+    pytest.param("aoi(players=3,map=1-3)", "r8c5", "r7c4", id="1-3"),  # the 1-3 side's own border (OP-12)
+]
+
+
+@pytest.mark.parametrize(("game", "border", "inner"), BORDER_AND_INNER)
+def test_r141_c11_workshop_on_a_border_hex_scores_3vp(game: str, border: str, inner: str) -> None:
     """R141 C11 / OP-12: +3 VP for each Workshop built on a border hex (one with a dashed edge):
-    r8c6 is on the map's edge, r7c5 is not."""
-    sc = position().competency(0, "C11").build(0, "r7c5", "workshop").terrain("r8c6", "desert")
+    the border hex is on the map's edge, the inner one is not; on either board side."""
+    sc = position(game=game).competency(0, "C11").build(0, inner, "workshop").terrain(border, "desert")
     g = sc.turn(0)
-    play(g, "build", "target r8c6")
+    play(g, "build", f"target {border}")
     assert g.state.players[0, P_VP] == 20 + 3
 
 
-def test_r141_c11_workshop_inside_the_map_scores_nothing() -> None:
-    """R141 C11: an inner hex (r7c5) is not a border hex."""
-    sc = position().competency(0, "C11").build(0, "r8c6", "workshop").terrain("r7c5", "desert")
+@pytest.mark.parametrize(("game", "border", "inner"), BORDER_AND_INNER)
+def test_r141_c11_workshop_inside_the_map_scores_nothing(game: str, border: str, inner: str) -> None:
+    """R141 C11: an inner hex is not a border hex, on either board side."""
+    sc = position(game=game).competency(0, "C11").build(0, border, "workshop").terrain(inner, "desert")
     g = sc.turn(0)
-    play(g, "build", "target r7c5")
+    play(g, "build", f"target {inner}")
     assert g.state.players[0, P_VP] == 20
 
 

@@ -173,6 +173,19 @@ def test_r40_bridge_spell_connects_a_printed_location_next_to_an_own_building() 
     assert list(g.state.players[0, P_BOWLS]) == [3, 9, 0]  # 3 power spent
 
 
+def test_r40_bridge_spell_on_the_1_3_side_uses_its_own_printed_locations() -> None:
+    """R40 / OP-12 on the 1-3 board side (R5): r5c5 touches two of that side's printed bridge
+    locations (to r6c4 and to r7c5), and the bridge joins the chosen one."""
+    sc = Scenario("aoi(players=3,map=1-3)", factions=FACTIONS, boards=BOARDS).round(1, tile="T10")
+    g = sc.build(0, "r5c5", "workshop").set(0, bowls=(0, 9, 3)).turn(0)
+    play(g, "spell S1")
+    assert g.legal_moves() == ["bridge r5c5", "bridge r6c4", "bridge r7c5"]
+    play(g, "bridge r5c5")
+    assert g.legal_moves() == ["bridge to r6c4", "bridge to r7c5"]
+    play(g, "bridge to r7c5")
+    assert bridges(g) == {(parse_hex("r5c5"), parse_hex("r7c5"))}
+
+
 def test_r40_no_bridge_without_an_own_building_at_an_end() -> None:
     """R40: a bridge needs an own building on at least one of its two hexes."""
     g = scenario().build(0, "r3c1", "workshop").set(0, bowls=(0, 9, 3)).turn(0)
