@@ -355,14 +355,16 @@ def main_actions(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
         out.extend(_scholar_ids(s.glob_ints[G_SCHOLAR_SPACES].tobytes()))
     power3 = pl[III]
     spell_costs = _spell_costs(tab.ruleset, tab.players, pl[P_FACTION])
-    for i, (used, cost) in enumerate(zip(s.glob_ints[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
-        if not used and power3 >= cost and effects.feasible(g, seat, tab.spell_effect[i], pl):
-            out.append(SPELL_BASE + i)
+    if power3 >= min(spell_costs):  # else no spell is payable: skip the look at each (issue 10)
+        for i, (used, cost) in enumerate(zip(s.glob_ints[G_SPELLS_USED].tolist(), spell_costs, strict=True)):
+            if not used and power3 >= cost and effects.feasible(g, seat, tab.spell_effect[i], pl):
+                out.append(SPELL_BASE + i)
     books = sum(pl[P_BOOKS])
-    books_used = s.glob_ints[G_BOOKS_USED].tolist()
-    for slot, k in enumerate(s.glob_ints[G_BOOK_ACTIONS].tolist()):  # book_slots
-        if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k], pl):
-            out.append(BOOK_BASE + k)
+    if books >= min(tab.book_cost):  # likewise for the book actions
+        books_used = s.glob_ints[G_BOOKS_USED].tolist()
+        for slot, k in enumerate(s.glob_ints[G_BOOK_ACTIONS].tolist()):  # book_slots
+            if not books_used[slot] and books >= tab.book_cost[k] and effects.feasible(g, seat, tab.book_effect[k], pl):
+                out.append(BOOK_BASE + k)
     for sp, gain in _unused_specials(g, pl):
         if effects.feasible(g, seat, gain, pl):
             out.append(SPECIAL_BASE + sp)

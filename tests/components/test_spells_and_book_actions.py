@@ -192,6 +192,16 @@ def test_r75_spell_needs_the_full_cost_in_bowl_iii() -> None:
     assert spells == ["spell S2"]
 
 
+def test_r75_no_spell_and_no_book_action_one_short_of_the_cheapest() -> None:
+    """R75 / OP-25: with 2 tokens in bowl III (the cheapest spells cost 3) no spell is offered, and
+    with no book (the cheapest book action costs 1) no book action, whatever else is full."""
+    g = position().set(0, bowls=(0, 10, 2), books=(0, 0, 0, 0)).turn(0)
+    assert not [m for m in g.legal_moves() if m.startswith(("spell", "book"))]
+    g = position().set(0, bowls=(0, 9, 3), books=(0, 1, 0, 0)).turn(0)
+    assert [m for m in g.legal_moves() if m.startswith("spell")] == ["spell S2"]
+    assert [m for m in g.legal_moves() if m.startswith("book")]
+
+
 def test_r92_illusionists_pay_one_power_less_per_spell() -> None:
     """R139 / R92: Illusionists pay 1 P less for S1-S6 (and score their per-spell VP: 1 VP with
     3 players in v1.2, OP-13)."""
