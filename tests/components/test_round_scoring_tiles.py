@@ -45,10 +45,10 @@ BOOKS = P_BOOKS.start
 
 
 def position(
-    *, tile: str = "T10", rnd: int = 1, final: str | None = None, factions: list[str] | None = None
+    *, tile: str = "T10", rnd: int = 1, final: str | None = None, factions: list[str] | None = None, game: str = GAME
 ) -> Scenario:
     """Neutral bonus tiles (B9 / B10 / B3 held; B1 / B7 / B8 on display, no coins)."""
-    sc = Scenario(GAME, factions=factions or FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
+    sc = Scenario(game, factions=factions or FACTIONS, boards=BOARDS).round(rnd, tile=tile, final=final)
     return sc.bonus_tiles(("B9", "B10", "B3"), ("B1", "B7", "B8"), coins=0)
 
 
@@ -119,12 +119,19 @@ def test_r142_university_scores_5vp(tile: str) -> None:
     assert g.state.players[0, P_VP] == 20 + 5
 
 
-@pytest.mark.parametrize(("border", "vp"), [("r8c6", 3), ("r7c5", 0)])
-def test_r144_f1_workshop_on_a_border_hex_in_round_6(border: str, vp: int) -> None:
-    """R144 F1 / OP-12: +3 VP for a Workshop built on a border hex in round 6; r8c6 is on the
-    map's edge, r7c5 is not."""
-    other = "r7c5" if border == "r8c6" else "r8c6"
-    sc = position(tile="T10", rnd=6, final="F1").build(0, other, "workshop").terrain(border, "desert")
+@pytest.mark.parametrize(
+    ("game", "border", "other", "vp"),
+    [
+        (GAME, "r8c6", "r7c5", 3),
+        (GAME, "r7c5", "r8c6", 0),
+        ("aoi(players=3,map=1-3)", "r8c5", "r7c4", 3),  # the 1-3 board side's own border (R5)
+        ("aoi(players=3,map=1-3)", "r7c4", "r8c5", 0),
+    ],
+)
+def test_r144_f1_workshop_on_a_border_hex_in_round_6(game: str, border: str, other: str, vp: int) -> None:
+    """R144 F1 / OP-12: +3 VP for a Workshop built on a border hex in round 6; r8c6 (3-5 side)
+    and r8c5 (1-3 side) are on the map's edge, r7c5 and r7c4 are not."""
+    sc = position(tile="T10", rnd=6, final="F1", game=game).build(0, other, "workshop").terrain(border, "desert")
     g = sc.turn(0)
     play(g, "build", f"target {border}")
     assert g.state.players[0, P_VP] == 20 + vp
