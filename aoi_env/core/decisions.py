@@ -492,6 +492,15 @@ def _upgrade_rows() -> tuple[tuple[int, int, int, int, int], ...]:
     return tuple(rows)
 
 
+@functools.cache
+def _cheapest_upgrade() -> tuple[int, int]:
+    """The fewest tools and the fewest coins any upgrade asks (the Guild's price next to another
+    player's building included, R67): below either, no upgrade is payable."""
+    rows = _upgrade_rows()
+    neighbour_coins = load().raw["buildings"]["guild"]["coins_if_neighbour"]
+    return min(row[3] for row in rows), min(neighbour_coins, *(row[4] for row in rows))
+
+
 def upgradable(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     """The buildings ``new`` with ``upgrade_targets(g, seat, new, UP_ACTION)`` not empty, without
     listing the targets (issue 10): only the Guild's price depends on the hex (R67), so one
@@ -500,6 +509,9 @@ def upgradable(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
     if pl is None:
         pl = g.state.players[seat].tolist()
     tools, coins = pl[P_TOOLS], pl[P_COINS]
+    least_tools, least_coins = _cheapest_upgrade()
+    if tools < least_tools or coins < least_coins:  # nothing payable: no row needs a look (issue 10)
+        return []
     out = []
     for new, old, pieces, tools_cost, coins_cost in _upgrade_rows():
         if pl[_BUILT + new] >= pieces or pl[_BUILT + old] <= 0:

@@ -199,11 +199,12 @@ def test_r67_discount_needs_only_three_coins_to_be_legal() -> None:
 @pytest.mark.parametrize(("tools", "coins"), [(2, 2), (1, 3), (1, 30)])
 def test_r67_guild_not_offered_one_short_of_the_discounted_price(tools: int, coins: int) -> None:
     """R67: one coin or one tool short of 2 tools + 3 coins, the Guild is not offered even next
-    to another player's building (the early answer of ``decisions._guild_somewhere``)."""
+    to another player's building, nor is any other upgrade (the early answers of
+    ``decisions.upgradable``, below the cheapest upgrade, and ``_guild_somewhere``)."""
     s = scenario(tools=tools, coins=coins)
     s.build(0, "r7c6", "workshop").build(1, "r7c7", "workshop")
     g = s.turn(0)
-    assert "upgrade guild" not in g.legal_moves()
+    assert not [m for m in g.legal_moves() if m.startswith("upgrade")]
     s = scenario(tools=max(tools, 2), coins=max(coins, 3))  # the same position at the price: offered
     s.build(0, "r7c6", "workshop").build(1, "r7c7", "workshop")
     assert "upgrade guild" in s.turn(0).legal_moves()
