@@ -14,7 +14,8 @@ another seed (imports, the data, numba's compile and the caches are warm, none o
 then freezes the objects it has made (``gc.freeze``: the section's own ``gc.collect`` then does
 not walk the ~10 million instructions' worth of numba's and the warm-up's objects), switches
 counting on with ``callgrind_control -i on``, runs the section with the bench's seed and switches
-it off: the count is the timed section of ``aoi bench`` plus the switch (~0.6 million).
+it off: the count is the timed section of ``aoi bench`` plus the switch (~0.34 million, the same
+in every run: ``_counting`` waits in one system call).
 """
 
 from __future__ import annotations
@@ -50,11 +51,19 @@ COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def _counting(on: bool) -> None:
     """Switch callgrind's counting of this process on or off (``callgrind_control`` reaches it
-    through valgrind's gdbserver while this process waits for the call)."""
+    through valgrind's gdbserver while this process waits for the call).
+
+    The wait must be one blocking system call: the switch lands at a moment that depends on the
+    machine's load, and with the output read through pipes (``capture_output``) this process ran
+    a reading loop meanwhile, a number of rounds that changed with the load (two counts of one
+    tree differed by 30,000 instructions in a loaded CI run).  So the tool's output goes to a
+    file and this process only waits for it to exit."""
     flag = "on" if on else "off"
-    done = subprocess.run(["callgrind_control", "-i", flag, str(os.getpid())], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"callgrind_control -i {flag} failed: {done.stderr.strip() or done.stdout.strip()}")
+    with tempfile.TemporaryFile("w+") as out:
+        code = subprocess.call(["callgrind_control", "-i", flag, str(os.getpid())], stdout=out, stderr=out)
+        if code != 0:
+            out.seek(0)
+            raise RuntimeError(f"callgrind_control -i {flag} failed: {out.read().strip()}")
 
 
 def run_workload(name: str, decisions: int, seed: int) -> None:
