@@ -525,11 +525,7 @@ def upgradable(g: Game, seat: int, pl: list[int] | None = None) -> list[int]:
 
 def _guild_somewhere(g: Game, seat: int, old: int, pl: list[int]) -> bool:
     """Some own Workshop where the Guild's price with its neighbours is payable (R67); ``pl``:
-    the seat's player row as plain ints.  Asked only when the full price is out of reach, so
-    without the price next to another player's building no Workshop needs a look (issue 10)."""
-    guild = g.data.raw["buildings"]["guild"]
-    if pl[P_COINS] < guild["coins_if_neighbour"] or pl[P_TOOLS] < guild["cost"].get("tools", 0):
-        return False
+    the seat's player row as plain ints."""
     for q in terrain.own_positions(g, seat, old):  # noqa: SIM110  (a loop, not any(...): no generator frame, issue 10)
         if buildings.can_pay(pl, buildings.guild_cost(g, seat, q)):
             return True
