@@ -199,8 +199,8 @@ def test_r67_discount_needs_only_three_coins_to_be_legal() -> None:
 @pytest.mark.parametrize(("tools", "coins"), [(2, 2), (1, 3), (1, 30)])
 def test_r67_guild_not_offered_one_short_of_the_discounted_price(tools: int, coins: int) -> None:
     """R67: one coin or one tool short of 2 tools + 3 coins, the Guild is not offered even next
-    to another player's building, nor is any other upgrade (the early answers of
-    ``decisions.upgradable``, below the cheapest upgrade, and ``_guild_somewhere``)."""
+    to another player's building, nor is any other upgrade (``decisions.upgradable`` answers at
+    once below the cheapest upgrade's tools or coins)."""
     s = scenario(tools=tools, coins=coins)
     s.build(0, "r7c6", "workshop").build(1, "r7c7", "workshop")
     g = s.turn(0)
