@@ -308,15 +308,18 @@ def encode_into(out: np.ndarray, g: Game, observer: int) -> None:
     observation into it (see the module docstring for what is left to Python)."""
     if _compiled is None:
         raise RuntimeError("numba is not available (pip install aoi-env[fast]) or AOI_ENV_NUMBA=0")
-    if out.shape != (OBS_SIZE,) or out.dtype != np.float32:
-        raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {out.dtype} {out.shape}")
+    if not isinstance(out, np.ndarray) or out.shape != (OBS_SIZE,) or out.dtype != np.float32:
+        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
     write(out, g, observer)
 
 
 def write(out: np.ndarray, g: Game, observer: int) -> None:
     """``encode_into`` without its checks, for ``ObservationEncoder``, which makes ``out`` itself."""
     s = g.state
-    _compiled(
+    (_entry or _first_call)(
         out,
         s.players,
         s.glob,
@@ -328,6 +331,27 @@ def write(out: np.ndarray, g: Game, observer: int) -> None:
         terrain_rules.sailing(g, observer),
         *_static_arguments(g, observer),
     )
+
+
+_entry: Any = None
+"""The kernel's compiled overload, called without numba's dispatcher once known (``_first_call``)."""
+
+
+def _first_call(*args: Any) -> None:
+    """Call the kernel through numba's dispatcher (which compiles it on the first call), then keep
+    the compiled overload for ``write``'s later calls.
+
+    The dispatcher works out the numba type of each of the 13 arguments at every call, ~3,900
+    instructions (issue 10).  Every call has the same types: ``out`` is a C-contiguous float32
+    vector (``encode_into`` and ``ObservationEncoder`` check it or make it), the static arguments
+    come from ``_packed``, and ``State`` refuses arrays of another dtype, shape or layout.  Where
+    a numba version keeps its overloads elsewhere, every call goes through the dispatcher."""
+    global _entry
+    _compiled(*args)
+    try:
+        _entry = _compiled.overloads[tuple(_nb.typeof(a) for a in args)].entry_point
+    except (AttributeError, KeyError):
+        _entry = _compiled
 
 
 def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

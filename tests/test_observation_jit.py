@@ -123,3 +123,44 @@ def test_issue10_encode_into_a_batch_row_equals_encode(compiled: bool) -> None:
         enc.encode_into(readonly, g, 0)
     with pytest.raises(ValueError, match="observer must be a seat 0..1"):
         enc.encode_into(batch[0], g, 2)
+
+
+@needs_numba
+def test_issue10_the_kernel_has_one_compiled_overload_called_without_the_dispatcher() -> None:
+    """``write`` calls the kernel's compiled overload directly after the first call
+    (``_first_call``: numba's dispatcher types 13 arguments at every call).  That is safe only
+    while every call has the same argument types, so: games of 1-5 seats, both board sides,
+    batch rows, numpy-integer observers and clones all leave the kernel with one overload, the
+    one ``write`` calls; and the module's ``encode_into`` refuses an ``out`` of another type,
+    shape or layout (a ``State`` refuses other arrays: tests/test_state.py)."""
+    from aoi_env.observation import OBS_SIZE
+
+    enc = ObservationEncoder(compiled=True)
+    batch = np.zeros((2, OBS_SIZE), dtype=np.float32)
+    for config, seed in CONFIGS:
+        g = Game(config, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(30):
+            g.apply_action(random_action(g, rng))
+        for seat in range(g.seats):
+            reference = enc.encode(g, seat)
+            enc.encode_into(batch[1], g, np.int32(seat))
+            np.testing.assert_array_equal(batch[1], reference)
+            observation_jit.encode_into(batch[0], g.clone(), np.int64(seat))  # the compiled part alone
+            compiled_part = np.zeros(OBS_SIZE, np.float32)
+            observation_jit.write(compiled_part, g, seat)
+            np.testing.assert_array_equal(batch[0], compiled_part)
+    overloads = observation_jit._compiled.overloads
+    assert len(overloads) == 1
+    assert observation_jit._entry is next(iter(overloads.values())).entry_point
+    g = Game("aoi(players=3)", seed=0)
+    readonly = np.zeros(OBS_SIZE, np.float32)
+    readonly.setflags(write=False)
+    for out, message in [
+        (np.zeros(2 * OBS_SIZE, np.float32)[::2], "contiguous and writeable"),
+        (readonly, "contiguous and writeable"),
+        (np.zeros(OBS_SIZE, np.float64), "out must be a float32 array"),
+        ([0.0] * OBS_SIZE, "out must be a float32 array .* got list"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            observation_jit.encode_into(out, g, 0)

@@ -277,8 +277,35 @@ def test_issue10_the_int_views_are_the_arrays_own_memory():
     assert int(s.players[2, P_VP]) == 77 and s.players_ints.tolist() == s.players.reshape(-1).tolist()
     s.players[1, P_VP] = 55  # ... and the other way round
     assert s.player_ints(1)[P_VP] == 55 and len(row) == s.players.shape[1]
-    refused = "state.glob, state.stack and state.players must be int32 arrays, got"
-    with pytest.raises(ValueError, match=f"{refused} int64, int32 and int32"):
+    with pytest.raises(ValueError, match=r"state.glob must be a C-contiguous int32 array .* got int64"):
         State(s.hexes, s.players, s.glob.astype(np.int64), s.bridges, s.stack)
-    with pytest.raises(ValueError, match=f"{refused} int32, int32 and int16"):
+    with pytest.raises(ValueError, match=r"state.players must be a C-contiguous int32 array .* got int16"):
         State(s.hexes, s.players.astype(np.int16), s.glob, s.bridges, s.stack)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"hexes": lambda a: a.astype(np.int16)}, r"state.hexes must be a C-contiguous int8 array .* got int16"),
+        ({"hexes": np.asfortranarray}, r"state.hexes .* got non-contiguous int8 \(117, 8\)"),
+        ({"bridges": lambda a: a[:, :2]}, r"state.bridges .* shape \(15, 3\), got non-contiguous int16 \(15, 2\)"),
+        ({"bridges": lambda a: a.astype(np.int32)}, r"state.bridges must be a C-contiguous int16 array"),
+        ({"stack": lambda a: a[:10].copy()}, r"state.stack .* got int32 \(10, 8\)"),
+        ({"glob": lambda a: a.reshape(1, -1)}, r"state.glob .* got int32 \(1, 310\)"),
+        ({"players": lambda a: a[0]}, r"state.players .* shape \(seats, \d+\), got int32 \(\d+,\)"),
+        ({"players": lambda a: np.zeros((6, a.shape[1]), np.int32)}, r"state.players must have 1..5 rows .* got 6"),
+        ({"players": lambda a: a.tolist()}, r"state.players must be a numpy array, got list"),
+    ],
+)
+def test_issue10_a_state_refuses_arrays_of_another_dtype_shape_or_layout(change: dict, message: str) -> None:
+    """Every State's five arrays have one dtype, shape (players: a row per seat) and C layout:
+    the int views read them row after row, and the compiled observation kernel is called
+    through its one compiled overload (observation_jit._first_call), which trusts these types.
+    Anything else is a ValueError naming the array; a clone and an unpickled state pass."""
+    s = in_progress("aoi(players=3)").state
+    arrays = dict(zip(("hexes", "players", "glob", "bridges", "stack"), s.arrays(), strict=True))
+    for name, make in change.items():
+        arrays[name] = make(arrays[name])
+    with pytest.raises(ValueError, match=message):
+        State(**arrays)
+    assert State(*s.arrays()) == s == s.clone() == pickle.loads(pickle.dumps(s))

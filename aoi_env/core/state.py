@@ -190,6 +190,37 @@ PlayerRow = np.ndarray | memoryview
 ``state.player_ints(seat)`` (Python ints, the hot paths' choice; issue 10)."""
 
 
+def _array_layouts(seats: int) -> tuple[tuple[str, np.dtype, tuple[int, ...]], ...]:
+    """(name, dtype, shape) of the five arrays of a state of ``seats`` seats, in serialisation order."""
+    return (
+        ("hexes", np.dtype(np.int8), (NUM_POSITIONS, HEX_FIELDS)),
+        ("players", _INT32, (seats, PLAYER_FIELDS)),
+        ("glob", _INT32, (GLOBAL_FIELDS,)),
+        ("bridges", np.dtype(np.int16), (MAX_BRIDGES, 3)),
+        ("stack", _INT32, (MAX_STACK, STACK_FIELDS)),
+    )
+
+
+def _layout_problem(arrays: tuple[Any, ...]) -> str:
+    """What is wrong with the five arrays of a ``State`` ("" if nothing).  Each must be a
+    C-contiguous numpy array of its dtype and shape, ``players`` with one row per seat
+    (1..MAX_SEATS): the engine reads glob, stack and players through int views, and the
+    compiled observation kernel is called through its one compiled overload
+    (``aoi_env.observation_jit``), which trusts every state's arrays to have these types."""
+    players = arrays[1]
+    seats = players.shape[0] if isinstance(players, np.ndarray) and players.ndim == 2 else 0
+    if isinstance(players, np.ndarray) and players.ndim == 2 and not 1 <= seats <= MAX_SEATS:
+        return f"state.players must have 1..{MAX_SEATS} rows (one per seat), got {seats}"
+    for (name, dtype, shape), a in zip(_array_layouts(seats), arrays, strict=True):
+        if not isinstance(a, np.ndarray):
+            return f"state.{name} must be a numpy array, got {type(a).__name__}"
+        if a.dtype != dtype or a.shape != shape or not a.flags.c_contiguous:
+            want = f"(seats, {PLAYER_FIELDS})" if name == "players" and not seats else str(shape)
+            layout = "" if a.flags.c_contiguous else "non-contiguous "
+            return f"state.{name} must be a C-contiguous {dtype} array of shape {want}, got {layout}{a.dtype} {a.shape}"
+    return ""
+
+
 class State:
     """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
 
@@ -198,6 +229,15 @@ class State:
     def __init__(
         self, hexes: np.ndarray, players: np.ndarray, glob: np.ndarray, bridges: np.ndarray, stack: np.ndarray
     ) -> None:
+        problem = _layout_problem((hexes, players, glob, bridges, stack))
+        if problem:
+            raise ValueError(problem)
+        self._attach(hexes, players, glob, bridges, stack)
+
+    def _attach(
+        self, hexes: np.ndarray, players: np.ndarray, glob: np.ndarray, bridges: np.ndarray, stack: np.ndarray
+    ) -> None:
+        """Hold the five arrays (checked by ``__init__``, or a clone's copies of checked ones)."""
         self.hexes = hexes
         self.players = players
         self.glob = glob
@@ -208,16 +248,8 @@ class State:
         # gains (several per decision) cost a fraction of numpy indexing this way (issue 10).
         # Views, not copies: the arrays stay the state.  (Made here, ~0.8 µs of a clone, not on
         # first use: a __getattr__ hook would slow every attribute read of a State.)
-        for a in (glob, stack, players):  # a loop, not any(...): a generator frame per clone
-            if a.dtype is not _INT32 and a.dtype != _INT32:
-                raise ValueError(
-                    "state.glob, state.stack and state.players must be int32 arrays, got "
-                    f"{glob.dtype}, {stack.dtype} and {players.dtype}"
-                )
-        # (``is`` first: the usual int32 dtype is one object, compared in nanoseconds; an unpickled
-        # array's dtype is only equal to it.)
-        self.glob_ints = glob.data  # (1-D: a strided view also reads right)
-        self.stack_ints = memoryview(stack).cast("B").cast("i")  # TypeError unless C-contiguous
+        self.glob_ints = glob.data
+        self.stack_ints = memoryview(stack).cast("B").cast("i")
         self.players_ints = memoryview(players).cast("B").cast("i")  # seat s: [s * PLAYER_FIELDS, ...)
 
     def player_ints(self, seat: int) -> memoryview:
@@ -251,7 +283,9 @@ class State:
 
     def clone(self) -> State:
         """A copy of the five arrays (nothing shared)."""
-        return State(self.hexes.copy(), self.players.copy(), self.glob.copy(), self.bridges.copy(), self.stack.copy())
+        copy = object.__new__(State)  # copies of checked arrays: no second check (issue 10)
+        copy._attach(self.hexes.copy(), self.players.copy(), self.glob.copy(), self.bridges.copy(), self.stack.copy())
+        return copy
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The five arrays in serialisation order: hexes, players, glob, bridges, stack."""
