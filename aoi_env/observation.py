@@ -67,7 +67,6 @@ from aoi_env.core.state import (
     G_SCHOLAR_SPACES,
     G_SPELLS_USED,
     G_START_PLAYER,
-    GLOBAL_FIELDS,
     H_BUILDING,
     H_CITY,
     H_MARK,
@@ -368,14 +367,12 @@ def _map_key(g: Game, observer: int) -> tuple:
 
 @functools.cache
 def _compiled_gather(seats: int, observer: int) -> _Gather:
-    """The player, display and static hex entries in one gather over
-    ``players.ravel() + glob + hexes.ravel()`` (the compiled encoder, ``observation_jit``)."""
+    """The player and display entries in one gather over ``players.ravel() + glob`` (the compiled
+    encoder, ``observation_jit``, which sets the static hex planes in its loop over the hexes)."""
     glob0 = seats * PLAYER_FIELDS
-    hex0 = glob0 + GLOBAL_FIELDS
     hot, bits, numbers, empty_after = _player_entries(seats, observer)
     display_hot, _, display_numbers, _ = _display_entries()
-    hex_hot, _, _, _ = _hex_entries()
-    hot = hot + [(src + glob0, dst) for src, dst in display_hot] + [(src + hex0, dst) for src, dst in hex_hot]
+    hot = hot + [(src + glob0, dst) for src, dst in display_hot]
     numbers = numbers + [(src + glob0, scale, low, dst) for src, scale, low, dst in display_numbers]
     return _Gather(hot, bits, numbers, empty_after)
 
@@ -579,17 +576,23 @@ def _hex_gather() -> _Gather:
     return _Gather(*_hex_entries())
 
 
+HEX_ONE_HOT = ((H_TERRAIN, "hex_terrain", 0, 9), (H_BUILDING, "hex_building", 1, 8))
+"""(hex field, block, lo, hi): the value v in lo..hi-1 sets plane v - lo of the block at the hex."""
+HEX_FLAGS = ((H_NEUTRAL, "hex_neutral"), (H_PAVILION, "hex_pavilion"), (H_CITY, "hex_city"),
+             (H_RIVER_CITY, "hex_river_city"), (H_MARK, "hex_mark"))  # fmt: skip
+"""(hex field, block): any value but 0 sets the block at the hex."""
+
+
 def _hex_entries() -> Entries:
-    """The entries of ``_hex_gather``."""
+    """The entries of ``_hex_gather`` (the compiled kernel sets the same planes from ``HEX_ONE_HOT``
+    and ``HEX_FLAGS`` in its loop over the hexes)."""
     hot: list[Hot] = []
     for pos in range(P):
         row = pos * HEX_FIELDS
-        hot.append((row + H_TERRAIN, lambda v, d=_FLAT["hex_terrain"] + pos: d + v * P if 0 <= v < 9 else None))
-        hot.append(
-            (row + H_BUILDING, lambda v, d=_FLAT["hex_building"] + pos: d + (v - 1) * P if 1 <= v <= 7 else None)
-        )
-        for field, block in ((H_NEUTRAL, "hex_neutral"), (H_PAVILION, "hex_pavilion"), (H_CITY, "hex_city"),
-                             (H_RIVER_CITY, "hex_river_city"), (H_MARK, "hex_mark")):  # fmt: skip
+        for field, block, lo, hi in HEX_ONE_HOT:
+            plane = _FLAT[block] + pos
+            hot.append((row + field, lambda v, d=plane, lo=lo, hi=hi: d + (v - lo) * P if lo <= v < hi else None))
+        for field, block in HEX_FLAGS:
             hot.append((row + field, lambda v, d=_FLAT[block] + pos: d if v != 0 else None))
     return hot, [], [], []
 

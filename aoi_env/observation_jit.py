@@ -2,11 +2,11 @@
 
 ``encode_into`` writes, in one numba-compiled call, everything ``aoi_env.observation`` computes
 from the state's integers: the gathered blocks (players, turn orders, scholar spaces, round,
-displays, the static hex planes; the same ``_Gather`` tables), the observer's map planes (owner
-and bridge rows rotated, spades, reach, free bridge spots, border), the innovation display and
-the used book actions, the game parameters and the pending decision.  The rare parts (the
-Automa's rows, the setup pools, the 2-player neutral faction) stay in Python, shared with the
-numpy encoder.
+displays; the same ``_Gather`` tables), the static hex planes (terrain, building, hex flags;
+``HEX_ONE_HOT`` / ``HEX_FLAGS``), the observer's map planes (owner and bridge rows rotated,
+spades, reach, free bridge spots, border), the innovation display and the used book actions,
+the game parameters and the pending decision.  The rare parts (the Automa's rows, the setup
+pools, the 2-player neutral faction) stay in Python, shared with the numpy encoder.
 
 numba is optional (``pip install aoi-env[fast]``; the ``dev`` and ``train`` extras include it).
 Without it, or with the environment variable ``AOI_ENV_NUMBA=0``, ``AVAILABLE`` is False and the
@@ -60,6 +60,8 @@ from aoi_env.observation import (
     _TRASH,
     BRIDGE_SCALE,
     COUNT_SCALE,
+    HEX_FLAGS,
+    HEX_ONE_HOT,
     OBS_SIZE,
     OFFER_SCALE,
     P,
@@ -103,6 +105,9 @@ _PTURN, _PACQ = _FLAT["pending_turn"], _FLAT["pending_acquisition"]
 _ORDER, _PHASE, _TURN, _ACTIONS = G_ORDER.start, G_PHASE, G_TURN, Phase.ACTIONS
 _CHOOSE_COMPETENCY = int(Kind.CHOOSE_COMPETENCY)
 _TB_BIT_VALUES = np.array(_TB_BITS, dtype=np.int64)
+# the static hex planes: (field, block, lo, hi) and (field, block) rows, blocks as flat offsets
+_HEX_ONE_HOT = np.array([(field, _FLAT[block], lo, hi) for field, block, lo, hi in HEX_ONE_HOT], dtype=np.int64)
+_HEX_FLAGS = np.array([(field, _FLAT[block]) for field, block in HEX_FLAGS], dtype=np.int64)
 
 # what ``_write_pending`` does per kind, as bits of one table entry per kind value
 _USE_KEY, _COUNT, _TB, _BUILDING, _UPGRADE, _BRIDGE, _OPTION, _PALACE15, _OFFER, _HEX, _HEX0, _REWARD = (
@@ -146,22 +151,15 @@ def _kernel(
     border, spot_counts = side[:P], side[P : 2 * P]  # then the spot matrix, P x P, row by row
     out[:] = 0.0
     players = players2d.reshape(players2d.size)
-    hexes_flat = hexes.reshape(hexes.size)
     filled, n_bridges, depth = glob[G_NEXT_COUNT], glob[G_NUM_BRIDGES], glob[G_DEPTH]
     native = players2d[observer, P_BOARD]
     reach_rows = reach_table[min(sail, MAX_SAILING)]
-    # -- the gather (``_Gather.write``) over players.ravel() + glob + hexes.ravel()
+    # -- the gather (``_Gather.write``) over players.ravel() + glob
     glob0 = players.shape[0]
-    hex0 = glob0 + glob.shape[0]
     values = np.empty(source.shape[0], dtype=np.int64)
     for i in range(source.shape[0]):
         src = source[i]
-        if src < glob0:
-            values[i] = players[src]
-        elif src < hex0:
-            values[i] = glob[src - glob0]
-        else:
-            values[i] = hexes_flat[src - hex0]
+        values[i] = players[src] if src < glob0 else glob[src - glob0]
     for k in range(filled, empty_after.shape[0]):
         values[empty_after[k]] = -1
     # the one-hot entries in three groups (``_split_hot``): lines, flags, then table rows
@@ -190,6 +188,14 @@ def _kernel(
     # an allocation per call, issue 10): reach as 0 / 1, the spots as counts until divided
     words = np.zeros(_WORDS, dtype=np.uint64)  # reach as bits: the union of the table rows
     for pos in range(P):
+        # the static hex planes (``_hex_entries``): read here, not gathered by index (issue 10)
+        for f in range(_HEX_ONE_HOT.shape[0]):
+            v = hexes[pos, _HEX_ONE_HOT[f, 0]]
+            if _HEX_ONE_HOT[f, 2] <= v < _HEX_ONE_HOT[f, 3]:
+                out[_HEX_ONE_HOT[f, 1] + (v - _HEX_ONE_HOT[f, 2]) * P + pos] = 1.0
+        for f in range(_HEX_FLAGS.shape[0]):
+            if hexes[pos, _HEX_FLAGS[f, 0]] != 0:
+                out[_HEX_FLAGS[f, 1] + pos] = 1.0
         owner = hexes[pos, H_OWNER]
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
             out[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
