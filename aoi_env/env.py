@@ -583,7 +583,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's egocentric observation and its action mask (zeros unless it decides now)."""
-        game = self._require_game()
+        game = self.game
+        if game is None:  # (not a _require_game() call per observation: ~500 instructions; issue 10)
+            game = self._require_game()  # raises the RuntimeError
         try:
             seat = self._seat.get(agent)
         except TypeError:  # unhashable: a list, an array

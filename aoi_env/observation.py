@@ -296,7 +296,7 @@ class ObservationEncoder:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:  # written straight into the array handed out (no scratch, no copy)
             out = np.empty(OBS_SIZE, _FLOAT32)
-            self._write_compiled(out, g, observer)
+            self._write_compiled(out, g, observer, n)
             return out
         self.scratch[:] = 0.0
         w = _Writer(self.buf, self.block_views, self._shared, self.scratch)
@@ -331,14 +331,14 @@ class ObservationEncoder:
         if not 0 <= observer < n:
             raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if self.compiled:
-            self._write_compiled(out, g, observer)
+            self._write_compiled(out, g, observer, n)
         else:
             out[:] = self.encode(g, observer)
 
-    def _write_compiled(self, out: np.ndarray, g: Game, observer: int) -> None:
-        """The compiled kernel's part, then the rare parts Python adds."""
-        self._encode_into(out, g, observer)
-        n = g.seats
+    def _write_compiled(self, out: np.ndarray, g: Game, observer: int, n: int) -> None:
+        """The compiled kernel's part, then the rare parts Python adds; ``n``: ``g.seats``, which
+        the caller has (a property read costs ~600 instructions; issue 10)."""
+        self._encode_into(out, g, observer, n)
         if n == 2:
             _write_neutral_faction(g, out)
         if g.config.players < n or g.state.glob_ints[G_PHASE] == Phase.SETUP:  # Python ints (issue 10)

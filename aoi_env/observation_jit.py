@@ -319,11 +319,12 @@ def encode_into(out: np.ndarray, g: Game, observer: int) -> None:
         raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
-    write(out, g, observer)
+    write(out, g, observer, g.seats)
 
 
-def write(out: np.ndarray, g: Game, observer: int) -> None:
-    """``encode_into`` without its checks, for ``ObservationEncoder``, which makes ``out`` itself."""
+def write(out: np.ndarray, g: Game, observer: int, seats: int) -> None:
+    """``encode_into`` without its checks, for ``ObservationEncoder``, which makes ``out`` itself;
+    ``seats``: ``g.seats``, which the caller has read already."""
     s = g.state
     (_entry or _first_call)(
         out,
@@ -333,7 +334,7 @@ def write(out: np.ndarray, g: Game, observer: int) -> None:
         s.bridges,
         s.stack,
         observer,
-        g.seats,
+        seats,
         terrain_rules.sailing(g, observer),
         *_static_arguments(g, observer),
     )

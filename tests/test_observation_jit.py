@@ -148,7 +148,7 @@ def test_issue10_the_kernel_has_one_compiled_overload_called_without_the_dispatc
             np.testing.assert_array_equal(batch[1], reference)
             observation_jit.encode_into(batch[0], g.clone(), np.int64(seat))  # the compiled part alone
             compiled_part = np.zeros(OBS_SIZE, np.float32)
-            observation_jit.write(compiled_part, g, seat)
+            observation_jit.write(compiled_part, g, seat, g.seats)
             np.testing.assert_array_equal(batch[0], compiled_part)
     overloads = observation_jit._compiled.overloads
     assert len(overloads) == 1
