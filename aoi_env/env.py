@@ -513,7 +513,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     def step(self, action: int | None) -> None:
         """Apply ``agent_selection``'s action (None for a finished agent's last step, A7); the
         Automa's turns run inside.  An illegal id is a ValueError and changes nothing."""
-        game = self._require_game()
+        game = self.game
+        if game is None:  # (no method calls on the per-step path unless needed: issue 10)
+            game = self._require_game()  # raises the RuntimeError
         if not self.agents:
             raise ValueError("the game is over and every agent has taken its final step: call reset()")
         agent = self.agent_selection
@@ -533,7 +535,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             game.apply_action(action)
         except ValueError as err:
             raise ValueError(f"{agent}: {err}") from None
-        self._check(game)
+        if self.check_invariants:
+            self._check(game)
         self._cumulative_rewards[agent] = 0.0
         if game.is_over():
             self._clear_rewards()
