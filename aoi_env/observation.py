@@ -320,11 +320,7 @@ class ObservationEncoder:
         """``encode`` written into ``out``, a C-contiguous float32 vector of ``OBS_SIZE`` (e.g. one
         row of a batch, ``aoi_env.vector``): the compiled encoder writes there directly, without
         a new array and a copy."""
-        if not isinstance(out, np.ndarray) or out.shape != (OBS_SIZE,) or out.dtype != np.float32:
-            got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
-            raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
-        if not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
+        check_out(out)
         n = g.seats
         if type(observer) is not int and (isinstance(observer, bool) or not isinstance(observer, np.integer)):
             raise ValueError(f"observer must be a seat number, got {observer!r}")
@@ -343,6 +339,16 @@ class ObservationEncoder:
             _write_neutral_faction(g, out)
         if g.config.players < n or g.state.glob_ints[G_PHASE] == Phase.SETUP:  # Python ints (issue 10)
             _write_rare(g, observer, out)
+
+
+def check_out(out: np.ndarray) -> None:
+    """``encode_into``'s ``out`` must be a C-contiguous, writeable float32 vector of ``OBS_SIZE``
+    (the compiled kernel writes it through its one compiled overload, ``observation_jit``)."""
+    if not isinstance(out, np.ndarray) or out.shape != (OBS_SIZE,) or out.dtype != np.float32:
+        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
 
 
 def encode(g: Game, observer: int) -> np.ndarray:

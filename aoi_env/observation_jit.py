@@ -68,6 +68,7 @@ from aoi_env.observation import (
     _compiled_gather,
     _game_ones,
     _printed_spots,
+    check_out,
 )
 
 if TYPE_CHECKING:
@@ -314,11 +315,7 @@ def encode_into(out: np.ndarray, g: Game, observer: int) -> None:
     observation into it (see the module docstring for what is left to Python)."""
     if _compiled is None:
         raise RuntimeError("numba is not available (pip install aoi-env[fast]) or AOI_ENV_NUMBA=0")
-    if not isinstance(out, np.ndarray) or out.shape != (OBS_SIZE,) or out.dtype != np.float32:
-        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
-        raise ValueError(f"out must be a float32 array of shape ({OBS_SIZE},), got {got}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError("out must be contiguous and writeable (a row of a C-ordered batch is)")
+    check_out(out)
     write(out, g, observer, g.seats)
 
 

@@ -268,13 +268,7 @@ class State:
         """All zeros for ``seats`` seats (players then Automas); ``setup.new_state`` fills it."""
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"seats must be 1..{MAX_SEATS}, got {seats}")
-        return cls(
-            np.zeros((NUM_POSITIONS, HEX_FIELDS), dtype=np.int8),
-            np.zeros((seats, PLAYER_FIELDS), dtype=np.int32),
-            np.zeros(GLOBAL_FIELDS, dtype=np.int32),
-            np.zeros((MAX_BRIDGES, 3), dtype=np.int16),
-            np.zeros((MAX_STACK, STACK_FIELDS), dtype=np.int32),
-        )
+        return cls(*[np.zeros(shape, dtype) for _, dtype, shape in _array_layouts(seats)])
 
     @property
     def seats(self) -> int:
