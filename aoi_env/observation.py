@@ -334,7 +334,7 @@ class ObservationEncoder:
     def _write_compiled(self, out: np.ndarray, g: Game, observer: int, n: int) -> None:
         """The compiled kernel's part, then the rare parts Python adds; ``n``: ``g.seats``, which
         the caller has (a property read costs ~600 instructions; issue 10)."""
-        self._encode_into(out, g, observer, n)
+        self._encode_into(out, g, observer)
         if n == 2:
             _write_neutral_faction(g, out)
         if g.config.players < n or g.state.glob_ints[G_PHASE] == Phase.SETUP:  # Python ints (issue 10)

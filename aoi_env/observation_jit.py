@@ -134,7 +134,6 @@ def _kernel(
     bridges: np.ndarray,
     stack: np.ndarray,
     observer: int,
-    n: int,
     sail: int,
     prog: np.ndarray,
     scales: np.ndarray,
@@ -152,6 +151,7 @@ def _kernel(
     border, spot_counts = side[:P], side[P : 2 * P]  # then the spot matrix, P x P, row by row
     out[:] = 0.0
     players = players2d.reshape(players2d.size)
+    n = players2d.shape[0]  # the seats
     filled, n_bridges, depth = glob[G_NEXT_COUNT], glob[G_NUM_BRIDGES], glob[G_DEPTH]
     native = players2d[observer, P_BOARD]
     reach_rows = reach_table[min(sail, MAX_SAILING)]
@@ -187,7 +187,7 @@ def _kernel(
     # -- the observer's map planes (``_write_map``, ``_shared_map``)
     # the reach and spot planes are worked out in ``out`` itself (no temporary arrays: each is
     # an allocation per call, issue 10): reach as 0 / 1, the spots as counts until divided
-    words = np.zeros(_WORDS, dtype=np.uint64)  # reach as bits: the union of the table rows
+    word0 = word1 = np.uint64(0)  # reach as bits (two words: _WORDS): the union of the table rows
     for pos in range(P):
         # the static hex planes (``_hex_entries``): read here, not gathered by index (issue 10)
         for f in range(_HEX_ONE_HOT.shape[0]):
@@ -201,14 +201,14 @@ def _kernel(
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
             out[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
             if owner == observer:
-                for w in range(_WORDS):
-                    words[w] |= reach_rows[pos, w]
+                word0 |= reach_rows[pos, 0]
+                word1 |= reach_rows[pos, 1]
         out[_BORDER + pos] = 1.0 if border[pos] != 0 else 0.0
         if native >= 0:
             out[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
         out[_SPOTS + pos] = spot_counts[pos]
     for q in range(P):
-        if (words[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
+        if ((word0 if q < 64 else word1) >> np.uint64(q & 63)) & np.uint64(1):
             out[_REACH + q] = 1.0
     for k in range(n_bridges):
         a, b = bridges[k, 0], bridges[k, 1]
@@ -296,6 +296,8 @@ def _side(side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _WORDS = (P + 63) // 64
+if _WORDS != 2:  # the kernel keeps the reach in two uint64 locals, not an array (an allocation a call)
+    raise RuntimeError(f"the observation kernel expects 65..128 positions, the board has {P}")
 
 
 @functools.cache
@@ -316,12 +318,11 @@ def encode_into(out: np.ndarray, g: Game, observer: int) -> None:
     if _compiled is None:
         raise RuntimeError("numba is not available (pip install aoi-env[fast]) or AOI_ENV_NUMBA=0")
     check_out(out)
-    write(out, g, observer, g.seats)
+    write(out, g, observer)
 
 
-def write(out: np.ndarray, g: Game, observer: int, seats: int) -> None:
-    """``encode_into`` without its checks, for ``ObservationEncoder``, which makes ``out`` itself;
-    ``seats``: ``g.seats``, which the caller has read already."""
+def write(out: np.ndarray, g: Game, observer: int) -> None:
+    """``encode_into`` without its checks, for ``ObservationEncoder``, which makes ``out`` itself."""
     s = g.state
     (_entry or _first_call)(
         out,
@@ -331,7 +332,6 @@ def write(out: np.ndarray, g: Game, observer: int, seats: int) -> None:
         s.bridges,
         s.stack,
         observer,
-        seats,
         terrain_rules.sailing(g, observer),
         *_static_arguments(g, observer),
     )
@@ -345,7 +345,7 @@ def _first_call(*args: Any) -> None:
     """Call the kernel through numba's dispatcher (which compiles it on the first call), then keep
     the compiled overload for ``write``'s later calls.
 
-    The dispatcher works out the numba type of each of the 13 arguments at every call, ~3,900
+    The dispatcher works out the numba type of each of the 13 arguments (12 since) at every call, ~3,900
     instructions (issue 10).  Every call has the same types: ``out`` is a C-contiguous float32
     vector (``encode_into`` and ``ObservationEncoder`` check it or make it), the static arguments
     come from ``_packed``, and ``State`` refuses arrays of another dtype, shape or layout.  Where

@@ -128,7 +128,7 @@ def test_issue10_encode_into_a_batch_row_equals_encode(compiled: bool) -> None:
 @needs_numba
 def test_issue10_the_kernel_has_one_compiled_overload_called_without_the_dispatcher() -> None:
     """``write`` calls the kernel's compiled overload directly after the first call
-    (``_first_call``: numba's dispatcher types 13 arguments at every call).  That is safe only
+    (``_first_call``: numba's dispatcher types every argument at every call).  That is safe only
     while every call has the same argument types, so: games of 1-5 seats, both board sides,
     batch rows, numpy-integer observers and clones all leave the kernel with one overload, the
     one ``write`` calls; and the module's ``encode_into`` refuses an ``out`` of another type,
@@ -148,7 +148,7 @@ def test_issue10_the_kernel_has_one_compiled_overload_called_without_the_dispatc
             np.testing.assert_array_equal(batch[1], reference)
             observation_jit.encode_into(batch[0], g.clone(), np.int64(seat))  # the compiled part alone
             compiled_part = np.zeros(OBS_SIZE, np.float32)
-            observation_jit.write(compiled_part, g, seat, g.seats)
+            observation_jit.write(compiled_part, g, seat)
             np.testing.assert_array_equal(batch[0], compiled_part)
     overloads = observation_jit._compiled.overloads
     assert len(overloads) == 1
