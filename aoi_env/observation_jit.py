@@ -345,8 +345,8 @@ def _first_call(*args: Any) -> None:
     """Call the kernel through numba's dispatcher (which compiles it on the first call), then keep
     the compiled overload for ``write``'s later calls.
 
-    The dispatcher works out the numba type of each of the 13 arguments (12 since) at every call, ~3,900
-    instructions (issue 10).  Every call has the same types: ``out`` is a C-contiguous float32
+    The dispatcher works out the numba type of every argument at every call (~3,900 instructions
+    for the kernel's 13 arguments then, 12 now; issue 10).  Every call has the same types: ``out`` is a C-contiguous float32
     vector (``encode_into`` and ``ObservationEncoder`` check it or make it), the static arguments
     come from ``_packed``, and ``State`` refuses arrays of another dtype, shape or layout.  Where
     a numba version keeps its overloads elsewhere, every call goes through the dispatcher."""
