@@ -346,10 +346,11 @@ def _first_call(*args: Any) -> None:
     the compiled overload for ``write``'s later calls.
 
     The dispatcher works out the numba type of every argument at every call (~3,900 instructions
-    for the kernel's 13 arguments then, 12 now; issue 10).  Every call has the same types: ``out`` is a C-contiguous float32
-    vector (``encode_into`` and ``ObservationEncoder`` check it or make it), the static arguments
-    come from ``_packed``, and ``State`` refuses arrays of another dtype, shape or layout.  Where
-    a numba version keeps its overloads elsewhere, every call goes through the dispatcher."""
+    for the kernel's 13 arguments then, 12 now; issue 10).  Every call has the same types:
+    ``out`` is a C-contiguous float32 vector (``encode_into`` and ``ObservationEncoder`` check
+    it or make it), the static arguments come from ``_packed``, and ``State`` refuses arrays of
+    another dtype, shape or layout.  Where a numba version keeps its overloads elsewhere, every
+    call goes through the dispatcher."""
     global _entry
     _compiled(*args)
     try:
