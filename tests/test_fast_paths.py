@@ -14,7 +14,7 @@ from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
 from aoi_env.core.pending import UP_ACTION
-from aoi_env.core.state import P_COMPETENCIES, P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
+from aoi_env.core.state import G_DECISIONS, P_COMPETENCIES, P_INNOVATIONS, P_PALACE_TILE, P_SPECIALS_USED
 from aoi_env.data.enums import Building
 from aoi_env.testing import random_action
 
@@ -124,6 +124,7 @@ def test_r54_r39_building_index_equals_the_hexes() -> None:
                 assert terrain.own_positions(g, seat, btype) == expected
             owned = np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)).tolist()
             assert terrain._index(g).owned.get(seat, []) == owned
+            assert terrain.owned_positions(g, seat) == owned == np.flatnonzero(terrain.own_mask(g, seat)).tolist()
             checked += 1
     assert checked > 1000
 
@@ -210,6 +211,52 @@ def test_r35_r61_land_bits_equal_empty_land_by_spade_distance() -> None:
             assert terrain.land_bits(g, seat) == expected
             checked += 1
     assert checked > 1000
+
+
+def test_r35_spades_to_native_equals_the_distance_array_at_every_hex() -> None:
+    """R35: ``spades_to_native`` (one hex, plain ints, issue 10) is ``distances_to_native`` at
+    every position, for every seat: players, Automa seats (no planning board, -1) and seats
+    before the distribution."""
+    from aoi_env.core.rules import terrain
+
+    checked = 0
+    for g in _positions((("aoi(players=3)", 21), ("aoi(players=1,automa=simpletons:2)", 22))):
+        if g.state.glob_ints[G_DECISIONS] % 7:
+            continue  # every seventh position: the hexes change slowly
+        for seat in range(g.seats):
+            dist = terrain.distances_to_native(g, seat).tolist()
+            assert [terrain.spades_to_native(g, seat, pos) for pos in range(len(dist))] == dist
+            checked += 1
+    assert checked > 100
+
+
+def test_r43_qualifies_from_the_hexes_bytes_equals_the_array_formula() -> None:
+    """R43 / C6 / palace 8: ``cities.qualifies`` reads the buildings and pavilions from the hexes'
+    bytes (issue 10); for every group of every seat (and a random set of anyone's buildings) it
+    gives what the founding rule gives for the same group read from the array."""
+    from aoi_env.core.rules import cities, terrain
+    from aoi_env.core.state import H_BUILDING, H_PAVILION
+
+    def by_array(g: Game, seat: int, group: list[int]) -> bool:
+        rows = g.state.hexes[group]
+        return cities.meets_requirements(g, seat, rows[:, H_BUILDING].tolist(), int(rows[:, H_PAVILION].sum()))
+
+    rng = np.random.default_rng(25)
+    checked, founding = 0, 0
+    for g in _positions((("aoi(players=4)", 23), ("aoi(players=2,map=1-3)", 24))):
+        hexes = g.state.hexes.tobytes()
+        built = np.flatnonzero(g.state.hexes[:, H_BUILDING] > 0)
+        for seat in range(g.config.players):
+            groups = cities.connected_groups(g, terrain.owned_positions(g, seat))
+            if len(built) >= 2:  # random play founds few cities: also groups of anyone's buildings
+                size = rng.integers(2, min(len(built), 7) + 1)
+                groups.append(sorted(rng.choice(built, size, replace=False).tolist()))
+            for group in groups:
+                expected = by_array(g, seat, group)
+                assert cities.qualifies(g, seat, group) == cities.qualifies(g, seat, group, hexes) == expected
+                founding += expected
+                checked += 1
+    assert checked > 1000 and founding > 100
 
 
 def test_r39_r40_r54_values_derived_from_the_previous_hexes_equal_a_fresh_cache() -> None:

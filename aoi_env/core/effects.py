@@ -67,8 +67,7 @@ def counter(g: Game, seat: int, name: str) -> int:
     if name == "shapes":
         return sum(1 for b in _BUILDING_COUNTERS.values() if buildings.count(g, seat, b) > 0)
     if name == "groups":
-        own = [int(x) for x in np.flatnonzero(terrain.own_mask(g, seat))]
-        return len(cities.connected_groups(g, own))
+        return len(cities.connected_groups(g, terrain.owned_positions(g, seat)))
     if name == "bridges":
         return int(p[P_BRIDGES])
     if name == "cities":

@@ -342,17 +342,17 @@ class Game:
 
     def free_bridge_spots(self, seat: int, moles: bool = False) -> tuple[tuple[int, int], ...]:
         """Bridge locations the seat may build on now (R40, OP-47); cached with the hexes and bridges."""
-        from aoi_env.core.rules.terrain import hex_cache, own_mask
+        from aoi_env.core.rules.terrain import hex_cache, owned_positions
 
         s = self.state
         key = ("bridge_spots", seat, moles, s.glob.item(G_NUM_BRIDGES), s.bridges.tobytes())
         extra = hex_cache(self).extra
         out = extra.get(key)
         if out is None:
-            own = own_mask(self, seat).tolist()  # a list is read faster than the array (issue 10)
+            own = set(owned_positions(self, seat))
             built = {(int(a), int(b)) for a, b in s.built_bridges()}
             spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
-            out = extra[key] = tuple((a, b) for a, b in spots if (own[a] or own[b]) and (a, b) not in built)
+            out = extra[key] = tuple((a, b) for a, b in spots if (a in own or b in own) and (a, b) not in built)
         return out
 
     # -- machine ----------------------------------------------------------------------------

@@ -328,7 +328,7 @@ def _fly_apply(g: Game, row: Row, a: int) -> None:
 
 
 def _start_on(g: Game, seat: int, pos: int, free: int, flags: int) -> None:
-    if terrain.distances_to_native(g, seat)[pos] == 0:
+    if terrain.spades_to_native(g, seat, pos) == 0:
         _build_workshop(g, seat, pos, free=False)  # OP-35: build only, spades forfeited
     else:
         pending.push(g.state, Kind.TB_SPADES, seat, free, flags, pos)
@@ -346,7 +346,7 @@ def _build_workshop(g: Game, seat: int, pos: int, free: bool) -> None:
 
 
 def _max_spades(g: Game, seat: int, free: int, flags: int, pos: int) -> int:
-    d = int(terrain.distances_to_native(g, seat)[pos])
+    d = terrain.spades_to_native(g, seat, pos)
     if free >= d:
         return d
     buy = g.state.players.item(seat, P_TOOLS) // terrain.tools_per_spade(g, seat) if flags & TB_BUY else 0
@@ -367,7 +367,7 @@ def _spades_apply(g: Game, row: Row, a: int) -> None:
     g.state.players[seat, P_TOOLS] -= bought * terrain.tools_per_spade(g, seat)
     left = free - min(k, free)
     terrain.apply_spades(g, seat, pos, k)
-    native = terrain.distances_to_native(g, seat)[pos] == 0
+    native = terrain.spades_to_native(g, seat, pos) == 0
     if flags & TB_LIZARD:
         pending.push(g.state, Kind.LIZARD_BUILD, seat, pos + 1, flags)  # the hex just terraformed
     elif native:
@@ -486,7 +486,7 @@ def _neutral_legal(g: Game, row: Row) -> list[int]:
 @applies(Kind.NEUTRAL_PLACE)
 def _neutral_apply(g: Game, row: Row, a: int) -> None:
     seat, btype, pos = row[1], row[2], a - HEX_BASE
-    d = int(terrain.distances_to_native(g, seat)[pos])
+    d = terrain.spades_to_native(g, seat, pos)
     if d:
         g.state.players[seat, P_TOOLS] -= d * terrain.tools_per_spade(g, seat)
         terrain.apply_spades(g, seat, pos, d)

@@ -15,8 +15,17 @@ import numpy as np
 
 from aoi_env.core import pending
 from aoi_env.core.pending import Kind
-from aoi_env.core.rules.terrain import own_mask
-from aoi_env.core.state import H_BUILDING, H_CITY, H_PAVILION, H_RIVER_CITY, P_PALACE_TILE, turn_seat
+from aoi_env.core.rules.terrain import owned_positions
+from aoi_env.core.state import (
+    H_BUILDING,
+    H_CITY,
+    H_PAVILION,
+    H_RIVER_CITY,
+    HEX_FIELDS,
+    P_PALACE_TILE,
+    PLAYER_FIELDS,
+    turn_seat,
+)
 from aoi_env.data.enums import Building
 
 if TYPE_CHECKING:
@@ -26,20 +35,29 @@ if TYPE_CHECKING:
 def _requirements(g: Game, seat: int) -> tuple[int, int, int, int]:
     rule = g.data.raw["city_rule"]
     need_power = rule["power"]
-    tile = int(g.state.players[seat, P_PALACE_TILE])
+    tile = g.state.players_ints[seat * PLAYER_FIELDS + P_PALACE_TILE]
     if tile >= 0 and g.tab.palace_flags[tile]["city_power"]:
         need_power = g.tab.palace_flags[tile]["city_power"]
     return rule["buildings"], rule["university_buildings"], rule["monument_buildings"], need_power
 
 
-def qualifies(g: Game, seat: int, group: list[int]) -> bool:
-    """Does this group of buildings meet the founding requirements (R43)?"""
-    rows = g.state.hexes[group].tolist()  # plain ints (issue 10)
+def qualifies(g: Game, seat: int, group: list[int], hexes: bytes | None = None) -> bool:
+    """Does this group of buildings meet the founding requirements (R43)?  ``hexes``: the hexes'
+    bytes (``state.hexes.tobytes()``) when the caller has them; the two fields read are never
+    negative, so a byte reads as the field (issue 10: ``hexes[group]`` cost ~12,000 instructions)."""
+    if hexes is None:
+        hexes = g.state.hexes.tobytes()
     kinds = []
     pavilions = 0
-    for r in rows:  # one loop, no comprehension frames (issue 10)
-        kinds.append(r[H_BUILDING])
-        pavilions += r[H_PAVILION]
+    for q in group:  # one loop, no comprehension frames (issue 10)
+        start = q * HEX_FIELDS
+        kinds.append(hexes[start + H_BUILDING])
+        pavilions += hexes[start + H_PAVILION]
+    return meets_requirements(g, seat, kinds, pavilions)
+
+
+def meets_requirements(g: Game, seat: int, kinds: list[int], pavilions: int) -> bool:
+    """R43 for a group given as its buildings' types and its number of pavilions."""
     base, with_univ, with_monument, need_power = _requirements(g, seat)
     need = base
     if Building.UNIVERSITY in kinds:
@@ -48,9 +66,11 @@ def qualifies(g: Game, seat: int, group: list[int]) -> bool:
         need = min(need, with_monument)
     # C6: a pavilion counts as 2 buildings only for the usual requirement of 4 ([UA], [PL]), not
     # for the University's or the Monument's reduced one.
-    enough = len(group) >= need or len(group) + pavilions >= base
-    power = g.building_power.tolist()
-    strength = sum(power[k] for k in kinds) + pavilions
+    enough = len(kinds) >= need or len(kinds) + pavilions >= base
+    power = g.data.building_power
+    strength = pavilions
+    for k in kinds:
+        strength += power[k]
     return enough and strength >= need_power
 
 
@@ -77,8 +97,8 @@ def check(g: Game, seat: int, tiles: bool = True) -> int:
     """Join buildings to cities and found new ones; push a city-tile choice per new city unless
     ``tiles`` is False (palace 15's parts: the tiles wait, OP-19).  Returns the cities founded."""
     h = g.state.hexes
-    positions = np.flatnonzero(own_mask(g, seat)).tolist()
-    groups = connected_groups(g, positions)
+    groups = connected_groups(g, owned_positions(g, seat))
+    hexes = h.tobytes()  # for qualifies: the buildings and pavilions do not change below
     city = h[:, H_CITY].tolist()  # mirrors the writes below
     fresh: list[list[int]] = []
     for group in groups:
@@ -90,7 +110,7 @@ def check(g: Game, seat: int, tiles: bool = True) -> int:
             fresh.append(group)
     founded = 0
     for group in fresh:
-        if not any(city[q] for q in group) and qualifies(g, seat, group):
+        if not any(city[q] for q in group) and qualifies(g, seat, group, hexes):
             h[group, H_CITY] = 1
             for q in group:
                 city[q] = 1
@@ -109,13 +129,13 @@ def river_city_options(g: Game, seat: int) -> dict[int, list[int]]:
     more) that would found a city together across it.  The player decides whether and when to
     use it; in v1.2 only in their own turn ("у свій хід"), not when another player's bridge
     links the groups."""
-    tile = int(g.state.players[seat, P_PALACE_TILE])
+    tile = g.state.players_ints[seat * PLAYER_FIELDS + P_PALACE_TILE]
     if tile < 0 or not g.tab.palace_flags[tile]["river_city"]:
         return {}
     if g.tab.palace_flags[tile]["river_city_own_turn"] and turn_seat(g.state) != seat:
         return {}
     h = g.state.hexes
-    own = np.flatnonzero(own_mask(g, seat)).tolist()
+    own = owned_positions(g, seat)
     groups = [grp for grp in connected_groups(g, own) if not h[grp, H_CITY].any()]
     if len(groups) < 2:
         return {}
