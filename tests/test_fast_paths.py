@@ -259,6 +259,26 @@ def test_r43_qualifies_from_the_hexes_bytes_equals_the_array_formula() -> None:
     assert checked > 1000 and founding > 100
 
 
+def test_r38_r40_neighbour_lists_equal_the_adjacency_with_bridges_and_are_shared() -> None:
+    """R38 / R40: ``Game.neighbours`` (made once per board side and set of bridges for the whole
+    process, issue 10) lists exactly ``adjacency()``'s neighbours, edges plus built bridges; games
+    with the same bridges share one object."""
+    from aoi_env.core.state import G_NUM_BRIDGES
+
+    with_bridges = 0
+    for g in _positions((("aoi(players=4)", 31), ("aoi(players=5)", 33), ("aoi(players=3,map=1-3)", 34))):
+        if g.state.glob_ints[G_DECISIONS] % 5:
+            continue
+        adjacency = [np.flatnonzero(row).tolist() for row in g.adjacency()]
+        assert [sorted(q) for q in g.neighbours()] == adjacency
+        with_bridges += g.state.glob_ints[G_NUM_BRIDGES] > 0
+        fresh = Game(g.config, seed=0)
+        fresh.state.bridges[:] = g.state.bridges
+        fresh.state.glob_ints[G_NUM_BRIDGES] = g.state.glob_ints[G_NUM_BRIDGES]
+        assert fresh.neighbours() is g.neighbours()
+    assert with_bridges > 20
+
+
 def test_r39_r40_r54_values_derived_from_the_previous_hexes_equal_a_fresh_cache() -> None:
     """R54 / R35 / R39 / R40: after a change of the hexes the building index and the terrain bit
     sets are updated from the previous hexes at the changed positions, reach comes from a

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aoi_env.core import pending
-from aoi_env.core.board import Geometry
+from aoi_env.core.board import Geometry, geometry
 from aoi_env.core.config import GameConfig, check_seed
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import DROPPABLE, ROW_BYTES, Kind, Row, read_row
@@ -147,6 +147,19 @@ def _seat_constants(seats: int) -> tuple[np.ndarray, tuple[dict, ...], tuple, tu
         spec.setflags(write=False)
     ints = tuple((tuple(spec.tolist()), int(spec.sum()), int(extra)) for spec, extra in spaces)
     return power, income, spaces, ints, min(spec_sum + extra for _, spec_sum, extra in ints)
+
+
+@functools.lru_cache(maxsize=1024)
+def _neighbour_lists(side: str, bridges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """``Game.neighbours`` of a board side with these built bridges, made once per process and
+    shared by every game (issue 10: each new game built them again, ~150,000 instructions)."""
+    nb = [list(q) for q in geometry(side).neighbors]  # edge adjacency (R38) ...
+    for a, b in bridges:  # ... plus the built bridges
+        if b not in nb[a]:
+            nb[a].append(b)
+        if a not in nb[b]:
+            nb[b].append(a)
+    return tuple(tuple(q) for q in nb)
 
 
 class Game:
@@ -331,13 +344,8 @@ class Game:
         """Per position, the positions ``adjacency()`` links it to (edges and built bridges), as ints."""
         key = self.state.bridges.tobytes()
         if self._nb_cache is None or self._nb_cache[0] != key:
-            nb = [list(q) for q in self.geo.neighbors]  # edge adjacency (R38) ...
-            for a, b in self.state.built_bridges().tolist():  # ... plus the built bridges
-                if b not in nb[a]:
-                    nb[a].append(b)
-                if a not in nb[b]:
-                    nb[b].append(a)
-            self._nb_cache = (key, tuple(tuple(q) for q in nb))
+            bridges = tuple(map(tuple, self.state.built_bridges().tolist()))
+            self._nb_cache = (key, _neighbour_lists(self.geo.name, bridges))
         return self._nb_cache[1]
 
     def free_bridge_spots(self, seat: int, moles: bool = False) -> tuple[tuple[int, int], ...]:
