@@ -159,6 +159,7 @@ _ID_BURN, _ID_POWER_SCHOLAR, _ID_POWER_TOOL, _ID_POWER_COIN, _ID_SCHOLAR_TOOL, _
 )
 _IDS_POWER_BOOK = tuple(CONVERT_BASE + CV_POWER_BOOK + d for d in range(4))
 _ID_BOOK_COIN = CONVERT_BASE + CV_BOOK_COIN  # + the discipline
+_BOOK_MIN = BOOK_COIN[0]
 
 
 def conversions(player: PlayerRow | list[int]) -> list[int]:
@@ -182,9 +183,14 @@ def conversions(player: PlayerRow | list[int]) -> list[int]:
         out.append(_ID_SCHOLAR_TOOL)
     if pl[P_TOOLS] >= TOOL_COIN[0]:
         out.append(_ID_TOOL_COIN)
-    for d in range(4):
-        if pl[BOOKS + d] >= BOOK_COIN[0]:
-            out.append(_ID_BOOK_COIN + d)
+    if pl[BOOKS] >= _BOOK_MIN:
+        out.append(_ID_BOOK_COIN)
+    if pl[BOOKS + 1] >= _BOOK_MIN:
+        out.append(_ID_BOOK_COIN + 1)
+    if pl[BOOKS + 2] >= _BOOK_MIN:
+        out.append(_ID_BOOK_COIN + 2)
+    if pl[BOOKS + 3] >= _BOOK_MIN:
+        out.append(_ID_BOOK_COIN + 3)
     return out
 
 
