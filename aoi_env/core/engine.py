@@ -149,7 +149,7 @@ def _seat_constants(seats: int) -> tuple[np.ndarray, tuple[dict, ...], tuple, tu
     return power, income, spaces, ints, min(spec_sum + extra for _, spec_sum, extra in ints)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)  # up to ~14 KB an entry: the sets of bridges seen most recently
 def _neighbour_lists(side: str, bridges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """``Game.neighbours`` of a board side with these built bridges, made once per process and
     shared by every game (issue 10: each new game built them again, ~150,000 instructions)."""
