@@ -186,8 +186,8 @@ def _area_facts(g: Game, seat: int, kind: str, board: int) -> tuple[bool, bool]:
         key = ("tb_reach", seat, board, terrain.sailing(g, seat), s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
         facts = c.extra.get(key)
         if facts is None:
-            reach = terrain.reach_bits(g, seat)
-            non_native, native_land = terrain.land_bits(g, seat)
+            reach = terrain.reach_bits(g, seat, c)
+            non_native, native_land = terrain.land_bits(g, seat, c)
             facts = c.extra[key] = (bool(reach & non_native), bool(reach & native_land))
         return facts
     key = ("tb_facts", kind, seat, board, s.glob_ints[G_NUM_BRIDGES], s.bridges.tobytes())
