@@ -136,9 +136,7 @@ def _kernel(
     observer: int,
     sail: int,
     prog: np.ndarray,
-    scales: np.ndarray,
-    reach_table: np.ndarray,
-    side: np.ndarray,
+    numbers: np.ndarray,
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
     # the static arguments, packed by ``_static_arguments`` (fewer arguments: a cheaper call)
     n_hot, n_bits = prog[0], prog[1]
@@ -146,15 +144,17 @@ def _kernel(
     table = prog[prog[5] : prog[6]]
     empty_after, bit_pos, bit_dst = prog[prog[6] : prog[7]], prog[prog[7] : prog[8]], prog[prog[8] : prog[9]]
     num_dst, ones = prog[prog[9] : prog[10]], prog[prog[10] : prog[11]]
-    n_line, n_flag = line.shape[0] // 4, flag_dst.shape[0]
-    num_scale, num_low = scales[: num_dst.shape[0]], scales[num_dst.shape[0] :]
+    n_line, n_flag, n_num = line.shape[0] // 4, flag_dst.shape[0], num_dst.shape[0]
+    # the reach words (uint64 bits kept as int64) of the observer's sailing: P rows of _WORDS
+    reach_rows = prog[prog[11] + min(sail, MAX_SAILING) * P * _WORDS : prog[12]]
+    num_scale, num_low = numbers[:n_num], numbers[n_num : 2 * n_num]
+    side = numbers[2 * n_num :]  # the board side: border, printed spots per hex, spot matrix
     border, spot_counts = side[:P], side[P : 2 * P]  # then the spot matrix, P x P, row by row
     out[:] = 0.0
     players = players2d.reshape(players2d.size)
     n = players2d.shape[0]  # the seats
     filled, n_bridges, depth = glob[G_NEXT_COUNT], glob[G_NUM_BRIDGES], glob[G_DEPTH]
     native = players2d[observer, P_BOARD]
-    reach_rows = reach_table[min(sail, MAX_SAILING)]
     # -- the gather (``_Gather.write``) over players.ravel() + glob
     glob0 = players.shape[0]
     values = np.empty(source.shape[0], dtype=np.int64)
@@ -201,8 +201,8 @@ def _kernel(
         if hexes[pos, H_BUILDING] > 0 and owner >= 0:
             out[_OWNER + ((owner % n - observer) % n) * P + pos] = 1.0
             if owner == observer:
-                word0 |= reach_rows[pos, 0]
-                word1 |= reach_rows[pos, 1]
+                word0 |= np.uint64(reach_rows[pos * _WORDS])  # the same 64 bits, as unsigned
+                word1 |= np.uint64(reach_rows[pos * _WORDS + 1])
         out[_BORDER + pos] = 1.0 if border[pos] != 0 else 0.0
         if native >= 0:
             out[_SPADES + pos] = _SPADE_TABLE[native, hexes[pos, H_TERRAIN]]
@@ -346,7 +346,7 @@ def _first_call(*args: Any) -> None:
     the compiled overload for ``write``'s later calls.
 
     The dispatcher works out the numba type of every argument at every call (~3,900 instructions
-    for the kernel's 13 arguments then, 12 now; issue 10).  Every call has the same types:
+    for the kernel's 13 arguments then, 10 now; issue 10).  Every call has the same types:
     ``out`` is a C-contiguous float32 vector (``encode_into`` and ``ObservationEncoder`` check
     it or make it), the static arguments come from ``_packed``, and ``State`` refuses arrays of
     another dtype, shape or layout.  Where a numba version keeps its overloads elsewhere, every
@@ -359,20 +359,20 @@ def _first_call(*args: Any) -> None:
         _entry = _compiled
 
 
-def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's arguments that depend on the configuration and the observer only, kept on
-    the game: the gather tables and the game-parameter indices packed into one int64 array
-    (``prog``: n_hot, n_bits, the start of each part, then source, table, empty_after, bit_pos,
-    bit_dst, num_dst, ones), the count scales and floors (``scales``), the board side's reach
-    words, and its border, printed spots and spot matrix as one float32 array (``side``).
-    Four arrays instead of sixteen arguments: numba's call costs ~40 ns per argument."""
+    the game: the gather tables, the game-parameter indices and the board side's reach words
+    packed into one int64 array (``prog``: n_hot, n_bits, the start of each part, then source,
+    line, flag_dst, table, empty_after, bit_pos, bit_dst, num_dst, ones, reach), and the count
+    scales and floors with the board side's border, printed spots and spot matrix as one float64
+    array (``numbers``).  Two arrays instead of sixteen arguments: numba's call costs ~40 ns per
+    argument, and each array argument a reference-counted wrapper made and freed (issue 10)."""
     cache = g.__dict__.get("_obs_static")
     if cache is None:
         cache = g._obs_static = {}
     out = cache.get(observer)
     if out is None:
-        prog, scales, side = _packed(g.seats, observer, g.geo.name, _game_ones(g).tobytes())
-        out = cache[observer] = (prog, scales, _reach_words(g.geo.name), side)
+        out = cache[observer] = _packed(g.seats, observer, g.geo.name, _game_ones(g).tobytes())
     return out
 
 
@@ -421,8 +421,8 @@ def _split_hot(table: np.ndarray, n_hot: int) -> HotSplit:
 
 
 @functools.cache
-def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(prog, scales, side) of ``_static_arguments``."""
+def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(prog, numbers) of ``_static_arguments``."""
     prog = _compiled_gather(seats, observer)
     split = _split_hot(prog.table, prog.n_hot)
     position = np.empty(prog.n_hot, dtype=np.int64)  # where each entry's value lands in the new order
@@ -430,13 +430,13 @@ def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.
     source = np.concatenate([prog.source[split.order], prog.source[prog.n_hot :]])
     empty_after = np.array([position[i] if i < prog.n_hot else i for i in prog.empty_after.tolist()], np.int64)
     parts = [source, split.line, split.flag_dst, split.table, empty_after, prog.bit_pos, prog.bit_dst, prog.num_dst,
-             np.frombuffer(ones, dtype=np.intp)]  # fmt: skip
+             np.frombuffer(ones, dtype=np.intp), _reach_words(side_name).reshape(-1).view(np.int64)]  # fmt: skip
     header = 2 + len(parts) + 1  # n_hot, n_bits, where each part starts and where the last ends
     starts = np.cumsum([header] + [len(part) for part in parts])
     packed = np.concatenate([[prog.n_hot, prog.n_bits], starts, *parts]).astype(np.int64)
-    scales = np.concatenate([prog.num_scale, prog.num_low]).astype(np.float64)
-    border, spot_counts, spot_matrix = _side(side_name)
-    side = np.concatenate([border, spot_counts, spot_matrix.ravel()]).astype(np.float32)
-    for a in (packed, scales, side):
+    border, spot_counts, spot_matrix = _side(side_name)  # small counts and flags: exact as float64
+    numbers = np.concatenate([prog.num_scale, prog.num_low, border, spot_counts, spot_matrix.ravel()])
+    numbers = numbers.astype(np.float64)
+    for a in (packed, numbers):
         a.setflags(write=False)
-    return packed, scales, side
+    return packed, numbers
