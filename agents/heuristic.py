@@ -513,7 +513,7 @@ class HeuristicAgent(ScriptedAgent):
         if g.is_over():
             return {"vp": float(p[P_VP])}
         area_size, city_progress, reach = self._map_features(g, me)
-        area, sci = _projection(g, me, ctx, area_size)
+        area, sci = _projection(g, ctx, area_size, p[P_SCIENCE])
         if ctx.final:
             coins = scoring.resource_coins(s.players[me])
             resources = coins // 5 + w.final_smooth * coins  # R85: 1 VP per 5 coins
@@ -562,11 +562,11 @@ class HeuristicAgent(ScriptedAgent):
         most candidate moves of one decision leave the map as it was.  The key holds the seat's
         faction and board too: one agent may evaluate several games with the same map."""
         s = g.state
-        p = s.players[me]
+        p = s.players[me].tolist()
         sailing = terrain.sailing(g, me)
         key = (  # everything the three features read besides the agent's weights
-            me, g.geo.name, g.is_player(me), int(p[P_FACTION]), int(p[P_BOARD]),  # tunnel (R95), native terrain
-            s.hexes.tobytes(), s.bridges.tobytes(), sailing, int(p[P_SAILING]), int(p[P_PALACE_TILE]),
+            me, g.geo.name, g.is_player(me), p[P_FACTION], p[P_BOARD],  # tunnel (R95), native terrain
+            s.hexes.tobytes(), s.bridges.tobytes(), sailing, p[P_SAILING], p[P_PALACE_TILE],
         )  # fmt: skip
         hit = self._map_cache.get(key)
         if hit is None:
@@ -589,13 +589,13 @@ class HeuristicAgent(ScriptedAgent):
 
     def _science_bonuses(self, g: Game, p: list[int], scale: float) -> float:
         """Phase III bonuses still to come at the current levels (R80.1, R143)."""
-        glob = g.state.glob
-        rnd = int(glob[G_ROUND])
-        first = max(1, rnd if int(glob[G_PHASE]) in (Phase.INCOME, Phase.ACTIONS) else rnd + 1)
+        glob = g.state.glob_ints  # Python ints: the evaluation runs ~20 times a decision
+        rnd = glob[G_ROUND]
+        first = max(1, rnd if glob[G_PHASE] in (Phase.INCOME, Phase.ACTIONS) else rnd + 1)
         offset = g.tab.faction_flags[p[P_FACTION]]["science_bonus_offset"]  # Blessed (R89)
         total = 0.0
         for r in range(first, SCIENCE_BONUS_ROUNDS + 1):
-            sci = g.tab.round_science[int(glob[G_ROUND_TILES.start + r - 1])]
+            sci = g.tab.round_science[glob[G_ROUND_TILES.start + r - 1]]
             d = flow.DISC_KEYS.index(sci["discipline"])
             times = (p[P_SCIENCE.start + d] + offset) // sci["per"]
             if times:
@@ -604,7 +604,7 @@ class HeuristicAgent(ScriptedAgent):
 
     def _specials(self, g: Game, p: list[int], incomes_left: int, scale: float) -> float:
         """Owned special actions: one use per future round, plus this round's if still unused."""
-        now = int(g.state.glob[G_PHASE]) == Phase.ACTIONS and not p[P_PASSED]
+        now = g.state.glob_ints[G_PHASE] == Phase.ACTIONS and not p[P_PASSED]
         used = p[P_SPECIALS_USED]
         total = 0.0
         for bit, gain in owned_specials(g, p):
@@ -665,12 +665,12 @@ def _move_complete(g: Game, me: int) -> bool:
 def _incomes_left(g: Game) -> int:
     """Phase I incomes still to come (R57): 6 at setup, 6 - round during a round."""
     s = g.state
-    phase = int(s.glob[G_PHASE])
+    phase = s.glob_ints[G_PHASE]
     if phase == Phase.SETUP:
         return LAST_ROUND
     if phase == Phase.OVER:
         return 0
-    return max(0, LAST_ROUND - int(s.glob[G_ROUND]))
+    return max(0, LAST_ROUND - s.glob_ints[G_ROUND])
 
 
 def _resource_scale(w: Weights, incomes_left: int) -> float:
@@ -692,7 +692,7 @@ def _innovation_progress(g: Game, p: list[int], goals: tuple[InnovationGoal, ...
     surcharge = _slot_surcharge(g, p) if goals and total else None
     if surcharge is None:
         return 0.0
-    owner = g.state.glob
+    owner = g.state.glob_ints
     best = 0.0
     for goal in goals:
         if goal.net <= best:
@@ -706,12 +706,15 @@ def _innovation_progress(g: Game, p: list[int], goals: tuple[InnovationGoal, ...
     return best
 
 
-def _projection(g: Game, me: int, ctx: Context, area_size: int) -> tuple[int, int]:
-    """Area (R83) and science (R84) VP of ``me`` (largest area ``area_size``) if the game ended now."""
+def _projection(g: Game, ctx: Context, area_size: int, levels: list[int]) -> tuple[int, int]:
+    """Area (R83) and science (R84) VP of the seat (largest area ``area_size``, science ``levels``)
+    if the game ended now."""
     fs = g.data.raw["final_scoring"]
     area = _rank_share(area_size, ctx.others_area, fs["area"])
-    levels = g.state.players[me, P_SCIENCE].tolist()
-    sci = sum(_rank_share(levels[d], ctx.others_science[d], fs["science"]) for d in range(4))
+    science_payouts, others_science = fs["science"], ctx.others_science
+    sci = 0
+    for d, level in enumerate(levels):  # a loop, not a generator expression (~20 evaluations a decision)
+        sci += _rank_share(level, others_science[d], science_payouts)
     return area, sci
 
 
@@ -719,8 +722,12 @@ def _rank_share(mine: int, others: tuple[int, ...], payouts: list[int]) -> int:
     """``me``'s payout of ``scoring.shared_ranks``: ties share the ranks they occupy, rounded down."""
     if mine <= 0:
         return 0
-    higher = sum(1 for x in others if x > mine)
-    tied = sum(1 for x in others if x == mine)
+    higher = tied = 0
+    for x in others:  # a loop, not generator expressions: each is a frame (the evaluation's hot path)
+        if x > mine:
+            higher += 1
+        elif x == mine:
+            tied += 1
     return sum(payouts[higher : higher + tied + 1]) // (tied + 1)
 
 
