@@ -262,6 +262,7 @@ class HeuristicAgent(ScriptedAgent):
         self.wide_hexes = wide_hexes
         self.follow_up = follow_up
         self._map_cache: dict[tuple[Any, ...], tuple[int, float, float]] = {}
+        self._area_cache: dict[tuple[Any, ...], int] = {}  # other seats' largest areas, same keys
         w = self.w
         self._resource_units = {
             "coins": w.coin,
@@ -316,7 +317,7 @@ class HeuristicAgent(ScriptedAgent):
         s = game.state
         rnd = int(s.glob[G_ROUND])
         others = [seat for seat in range(game.seats) if seat != me]
-        area = [scoring.largest_area(game, seat) for seat in others]
+        area = [self._largest_area(game, seat) for seat in others]
         sci = [s.players[seat, P_SCIENCE].tolist() for seat in others]
         if scoring.has_neutral_faction(game):  # R24; the token is face down until round 6 (R25)
             token = scoring.visible_area_token(game)
@@ -484,15 +485,19 @@ class HeuristicAgent(ScriptedAgent):
             return legal
         h = g.state.hexes
         dist = terrain.distances_to_native(g, me)
-        adj = g.adjacency()
-        built = h[:, H_BUILDING] > 0
-        own = built & (h[:, H_OWNER] == me)
-        other = built & (h[:, H_OWNER] != me)
+        neighbours = g.neighbours()  # adjacency()'s rows as ints: no numpy work per hex
+        building, owner = h[:, H_BUILDING].tolist(), h[:, H_OWNER].tolist()
 
         def priority(a: int) -> float:
             pos = a - HEX_BASE
-            near = adj[pos]
-            return -float(dist[pos]) + 0.6 * min(int((near & own).sum()), 2) + 0.3 * min(int((near & other).sum()), 2)
+            own = other = 0
+            for q in neighbours[pos]:
+                if building[q] > 0:
+                    if owner[q] == me:
+                        own += 1
+                    else:
+                        other += 1
+            return -float(dist[pos]) + 0.6 * min(own, 2) + 0.3 * min(other, 2)
 
         best = sorted(hexes, key=priority, reverse=True)[: self.wide_hexes]
         return best + [a for a in legal if not HEX_BASE <= a < HEX_BASE + NUM_POSITIONS]
@@ -561,20 +566,26 @@ class HeuristicAgent(ScriptedAgent):
         """(largest area, city progress, expansion potential) of the seat, cached by the map:
         most candidate moves of one decision leave the map as it was.  The key holds the seat's
         faction and board too: one agent may evaluate several games with the same map."""
-        s = g.state
-        p = s.players[me].tolist()
-        sailing = terrain.sailing(g, me)
-        key = (  # everything the three features read besides the agent's weights
-            me, g.geo.name, g.is_player(me), p[P_FACTION], p[P_BOARD],  # tunnel (R95), native terrain
-            s.hexes.tobytes(), s.bridges.tobytes(), sailing, p[P_SAILING], p[P_PALACE_TILE],
-        )  # fmt: skip
+        key = _map_key(g, me)
         hit = self._map_cache.get(key)
         if hit is None:
             own = terrain.own_mask(g, me)
-            reach = self._reach(g, me, own, sailing) if p[P_BOARD] >= 0 else 0.0
+            board, sailing = key[4], key[7]  # see _map_key
+            reach = self._reach(g, me, own, sailing) if board >= 0 else 0.0
             if len(self._map_cache) > MAP_CACHE_ENTRIES:
                 self._map_cache.clear()
             hit = self._map_cache[key] = (scoring.largest_area(g, me, own), _city_progress(g, own), reach)
+        return hit
+
+    def _largest_area(self, g: Game, seat: int) -> int:
+        """``scoring.largest_area`` of any seat, cached by the map like ``_map_features`` (the
+        context asks for the other seats' at every decision, most of which leave the map as it was)."""
+        key = _map_key(g, seat)
+        hit = self._area_cache.get(key)
+        if hit is None:
+            if len(self._area_cache) > MAP_CACHE_ENTRIES:
+                self._area_cache.clear()
+            hit = self._area_cache[key] = scoring.largest_area(g, seat)
         return hit
 
     def _reach(self, g: Game, me: int, own: np.ndarray, sailing: int) -> float:
@@ -628,6 +639,18 @@ class HeuristicAgent(ScriptedAgent):
 
 # --------------------------------------------------------------------------------------------
 # helpers (read-only)
+
+
+def _map_key(g: Game, seat: int) -> tuple[Any, ...]:
+    """Everything the seat's map features read besides the agent's weights: its faction and
+    board (the tunnel, R95; the native terrain), the hexes, the bridges, its sailing now (index 7)
+    and on the track (the final area, R83), its palace tile (the flight)."""
+    s = g.state
+    p = s.players[seat].tolist()
+    return (
+        seat, g.geo.name, g.is_player(seat), p[P_FACTION], p[P_BOARD],
+        s.hexes.tobytes(), s.bridges.tobytes(), terrain.sailing(g, seat), p[P_SAILING], p[P_PALACE_TILE],
+    )  # fmt: skip
 
 
 def _is_conversion(action: int) -> bool:

@@ -663,9 +663,9 @@ def test_tournament_human_participant_is_found_in_any_case(monkeypatch: pytest.M
 
 
 def test_issue6_heuristic_map_cache_is_bounded_and_only_saves_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The heuristic's map-feature cache is cleared past ``MAP_CACHE_ENTRIES`` (memory stays
-    bounded over a tournament's many games) and holds only values the map decides: a tiny cap
-    gives the same moves as the default one."""
+    """The heuristic's map-feature cache and its cache of the other seats' largest areas are
+    cleared past ``MAP_CACHE_ENTRIES`` (memory stays bounded over a tournament's many games) and
+    hold only values the map decides: a tiny cap gives the same moves as the default one."""
 
     def moves(cap: int) -> tuple[list[int], int]:
         monkeypatch.setattr(heuristic, "MAP_CACHE_ENTRIES", cap)
@@ -676,7 +676,7 @@ def test_issue6_heuristic_map_cache_is_bounded_and_only_saves_time(monkeypatch: 
             a = agents[g.current_seat()].choose(g)
             played.append(a)
             g.apply_action(a)
-            largest = max(largest, *(len(agent._map_cache) for agent in agents))
+            largest = max(largest, *(max(len(agent._map_cache), len(agent._area_cache)) for agent in agents))
         return played, largest
 
     default, default_size = moves(heuristic.MAP_CACHE_ENTRIES)
