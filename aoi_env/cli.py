@@ -347,7 +347,10 @@ def _fuzz_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.add_argument("--repro", metavar="CONFIG", default=None,
                    help="replay one game (with --seed and --policy) and print its traceback")  # fmt: skip
-    p.add_argument("--policy", choices=("biased", "uniform"), default="biased", help="policy of --repro")
+    p.add_argument("--policy", choices=("biased", "uniform", "heuristic"), default=None,
+                   help="every game's moves: biased or uniform random, or the heuristic player with 15%% random "
+                        "moves (deep positions, ~5x slower); default: biased or uniform drawn per game "
+                        "(biased for --repro)")  # fmt: skip
     p.add_argument("--oracle", action="store_true", help="--repro with the full oracle (printed for oracle games)")
 
 

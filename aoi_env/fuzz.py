@@ -10,7 +10,9 @@ setup choices by the players or at random, ``skip_forced`` on or off, and Automa
 + 1 Automa, 2 players + 1 Automa, 1 player + 2 Automas, every supported Automa faction and level,
 with or without a fixed terrain).  It is played by ``play_checked``: ``aoi_env.core.invariants``
 after every decision (``violations(g, strict=True)``), random legal moves that are "biased" (prefer real actions to
-conversions and passing, ``testing.biased_random_action``) or uniform, and every
+conversions and passing, ``testing.biased_random_action``) or uniform (``--policy heuristic``: the
+heuristic player with 15% random moves, ``testing.fuzz_mover``, for the deep positions of strong
+play), and every
 ``--oracle-every``-th game with the full oracle of ``testing.check_random_game`` (every offered id
 applied on a clone, notation round trips, a rejected id leaves the state byte-equal, clone and
 bytes round trips).  A game that raises, breaks an invariant or does not end within
@@ -21,7 +23,7 @@ failure is reproduced by one call (printed with it; with ``--oracle`` for an ora
 
     python -m aoi_env.fuzz --repro 'aoi(players=3,ruleset=v1.0)' --seed 1234 --policy biased
 
-which is ``testing.check_random_game(config, seed, oracle=..., biased=...)``: the same game, move
+which is ``testing.check_random_game(config, seed, oracle=..., policy=...)``: the same game, move
 for move.  Decisions are counted as the engine counts them (``G_DECISIONS``, forced ones included)
 in the cap, the messages and the summary; a failed oracle game counts none.
 Configurations and seeds depend only on ``--seed`` and the game index, so a run is reproducible
@@ -56,6 +58,7 @@ FAMILIES = ("standard", "draft", "fixed", "automa")
 FAMILY_WEIGHTS = (0.35, 0.2, 0.2, 0.25)
 MAX_DECISIONS = 20_000  # 30x the longest of 100,000 random games (697 decisions)
 POLICIES = ("biased", "uniform")
+"""The policies a run draws from, one per game, when ``--policy`` does not name one."""
 
 
 def automa_factions() -> tuple[str, ...]:
@@ -136,14 +139,23 @@ class Result:
         return f"python -m aoi_env.fuzz --repro '{self.config}' --seed {self.seed} --policy {self.policy}{cap}{oracle}"
 
 
-def make_tasks(games: int, seed: int = 0, oracle_every: int = 0, start: int = 0) -> Iterator[Task]:
-    """Game ``i``'s configuration, game seed and policy depend on ``seed`` and ``i`` only."""
+def make_tasks(
+    games: int, seed: int = 0, oracle_every: int = 0, start: int = 0, policy: str | None = None
+) -> Iterator[Task]:
+    """Game ``i``'s configuration, game seed and policy depend on ``seed`` and ``i`` only; ``policy``
+    plays every game with that policy (``testing.FUZZ_POLICIES``) instead of drawing one of
+    ``POLICIES`` (the draw is made either way, so the configurations do not change)."""
+    from aoi_env.testing import FUZZ_POLICIES
+
+    if policy is not None and policy not in FUZZ_POLICIES:
+        raise ValueError(f"unknown fuzz policy {policy!r}; valid: {', '.join(FUZZ_POLICIES)}")
     for i in range(start, start + games):
         rng = np.random.default_rng([seed, i])
         config = sample_config(rng)
-        policy = POLICIES[int(rng.integers(2))]
+        drawn = POLICIES[int(rng.integers(2))]
+        policy_i = policy or drawn
         oracle = bool(oracle_every) and i % oracle_every == 0
-        yield Task(i, str(config), int(seed) * 1_000_003 + i, policy, oracle)
+        yield Task(i, str(config), int(seed) * 1_000_003 + i, policy_i, oracle)
 
 
 class GameFailure(Exception):
@@ -158,17 +170,17 @@ class GameFailure(Exception):
 def play_checked(
     config: str | GameConfig, seed: int, policy: str = "biased", max_decisions: int = MAX_DECISIONS
 ) -> Game:
-    """Play the game of ``testing.check_random_game(config, seed, biased=...)`` with the invariants
+    """Play the game of ``testing.check_random_game(config, seed, policy=...)`` with the invariants
     checked after every decision and return the finished ``Game``.  Raises ``GameFailure`` naming the
     decision (its number and notation) at the first problem.  Decisions are the engine's
     (``G_DECISIONS``: forced ones applied by ``skip_forced`` included), as in the summary."""
     from aoi_env.core.engine import Game
     from aoi_env.core.invariants import violations
     from aoi_env.core.state import G_DECISIONS
-    from aoi_env.testing import biased_random_action
+    from aoi_env.testing import fuzz_mover
 
     g = Game(config, seed=seed)
-    rng = np.random.default_rng(seed + 7919)  # the move stream of check_random_game
+    choose = fuzz_mover(policy, seed)  # the move stream of check_random_game
     last = "setup"
     while True:
         decisions = int(g.state.glob[G_DECISIONS])
@@ -180,8 +192,7 @@ def play_checked(
             return g
         if decisions >= max_decisions:
             raise GameFailure(f"no end after {decisions} decisions", decisions)
-        legal = g.legal_actions()
-        a = biased_random_action(g, rng) if policy == "biased" else legal[int(rng.integers(len(legal)))]
+        a = choose(g)
         last = f"seat {g.current_seat()}: {g.move_str(a)}"
         try:
             g.apply_action(a)
@@ -197,7 +208,7 @@ def run_task(task: Task) -> Result:
     out = Result(task.index, task.config, task.seed, task.policy, task.oracle, task.max_decisions)
     try:
         if task.oracle:
-            g = check_random_game(task.config, task.seed, oracle=True, biased=task.policy == "biased",
+            g = check_random_game(task.config, task.seed, oracle=True, policy=task.policy,
                                   max_decisions=task.max_decisions)  # fmt: skip
         else:
             g = play_checked(task.config, task.seed, task.policy, task.max_decisions)
@@ -265,13 +276,15 @@ def run_fuzz(
     progress: bool = True,
     max_decisions: int = MAX_DECISIONS,
     start: int = 0,
+    policy: str | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` fuzz games on ``workers`` processes; returns the summary (see ``format_summary``)."""
+    """Play ``games`` fuzz games on ``workers`` processes; returns the summary (see ``format_summary``).
+    ``policy``: every game's (see ``make_tasks``); None draws biased or uniform per game."""
     import multiprocessing as mp
 
     tasks = [
         Task(t.index, t.config, t.seed, t.policy, t.oracle, max_decisions)
-        for t in make_tasks(games, seed, oracle_every, start)
+        for t in make_tasks(games, seed, oracle_every, start, policy)
     ]
     t0 = time.perf_counter()
     results: list[Result] = []
@@ -314,6 +327,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"{summary['failures']} failed; {summary['wall_s']} s wall on {summary['workers']} workers = "
         f"{summary['games_per_s']} games/s (seed {summary['seed']})",
         "configurations: " + ", ".join(f"{k} {v}" for k, v in summary["families"].items()),
+        "policies: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["policies"].items())),
     ]
     for group in summary["failure_groups"]:
         lines.append(f"\nFAILED x{group['count']}: {group['signature']}")
@@ -325,16 +339,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def repro(config: str, seed: int, policy: str, max_decisions: int = MAX_DECISIONS, oracle: bool = False) -> int:
+def repro(config: str, seed: int, policy: str | None, max_decisions: int = MAX_DECISIONS, oracle: bool = False) -> int:
     """Replay one fuzz game in this process (with the full oracle for an oracle game) and show the
     full traceback of its failure."""
     from aoi_env.testing import check_random_game
 
     GameConfig.parse(config)  # a bad game string is a usage error (ValueError), not a game failure
+    policy = policy or "biased"
     if max_decisions < 1:
         raise ValueError(f"--max-decisions must be >= 1, got {max_decisions}")
     try:
-        g = check_random_game(config, seed, oracle=oracle, biased=policy == "biased", max_decisions=max_decisions)
+        g = check_random_game(config, seed, oracle=oracle, policy=policy, max_decisions=max_decisions)
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         return 1
@@ -354,7 +369,7 @@ def run_args(args: argparse.Namespace) -> int:
 
     check_output_file(args.json, "--json")
     summary = run_fuzz(args.games, args.workers, args.seed, args.oracle_every, args.progress, args.max_decisions,
-                       args.start)  # fmt: skip
+                       args.start, args.policy)  # fmt: skip
     print(format_summary(summary))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

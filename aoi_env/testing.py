@@ -585,12 +585,59 @@ def biased_random_action(g: Game, rng: np.random.Generator) -> int:
     return legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
 
 
+FUZZ_POLICIES = ("biased", "uniform", "heuristic")
+"""The move streams of ``fuzz_mover`` (and so of ``check_random_game`` and ``aoi fuzz --policy``)."""
+
+HEURISTIC_RANDOM_SHARE = 0.15
+"""The share of a ``heuristic`` fuzz game's decisions taken uniformly at random instead."""
+
+
+def fuzz_mover(policy: str, seed: int) -> Callable[[Game], int]:
+    """The move stream of the checked game with this seed: ``chooser(g)`` returns the next id.
+
+    ``biased`` (``biased_random_action``) and ``uniform`` (``random_action``) draw from
+    ``default_rng(seed + 7919)``.  ``heuristic`` plays each seat with the heuristic player
+    (``agents.heuristic.HeuristicAgent(seed=seed + seat)``) and, with probability
+    ``HEURISTIC_RANDOM_SHARE`` per decision (drawn from the same generator), a uniformly random id
+    instead: strong play reaches the positions random play rarely does (many palaces, cities,
+    innovations, high science, a full late game) and the random share keeps the games apart.
+    The heuristic searches on clones of the game, so its games also exercise the caches clones
+    share.  Deterministic: the same policy and seed give the same moves.
+    """
+    if policy not in FUZZ_POLICIES:
+        raise ValueError(f"unknown fuzz policy {policy!r}; valid: {', '.join(FUZZ_POLICIES)}")
+    rng = np.random.default_rng(seed + 7919)
+    if policy == "biased":
+        return lambda g: biased_random_action(g, rng)
+    if policy == "uniform":
+        return lambda g: random_action(g, rng)
+    from agents.heuristic import HeuristicAgent  # the heuristic player ships with the package
+
+    agents: dict[int, HeuristicAgent] = {}
+
+    def heuristic(g: Game) -> int:
+        if rng.random() < HEURISTIC_RANDOM_SHARE:
+            return random_action(g, rng)
+        seat = g.current_seat()
+        agent = agents.get(seat)
+        if agent is None:
+            agent = agents[seat] = HeuristicAgent(seed=seed + seat)
+        return agent.choose(g)
+
+    return heuristic
+
+
 def check_random_game(
-    game: str | GameConfig, seed: int, *, oracle: bool = False, biased: bool = True, max_decisions: int | None = None
+    game: str | GameConfig,
+    seed: int,
+    *,
+    oracle: bool = False,
+    policy: str = "biased",
+    max_decisions: int | None = None,
 ) -> Game:
-    """Play one random game checking the invariants after every decision, strictly (a game played
-    from its start conserves pavilions and city tiles exactly), and that it ends within
-    ``max_decisions``, when given.
+    """Play one game with the moves of ``fuzz_mover(policy, seed)`` (random by default) checking
+    the invariants after every decision, strictly (a game played from its start conserves
+    pavilions and city tiles exactly), and that it ends within ``max_decisions``, when given.
 
     With ``oracle`` every legal id of every position is also applied on a clone (each must apply
     cleanly and leave a sound position; ids are plain ``int``, so they serialise to JSON),
@@ -602,7 +649,7 @@ def check_random_game(
     from aoi_env.core.state import G_DECISIONS, State
 
     g = Game(game, seed=seed)
-    rng = np.random.default_rng(seed + 7919)
+    choose = fuzz_mover(policy, seed)
     while not g.is_over():
         check(g, strict=True)
         decisions = int(g.state.glob[G_DECISIONS])  # the engine's, forced decisions included (as aoi fuzz)
@@ -629,7 +676,6 @@ def check_random_game(
             assert g.state.to_bytes() == before, "a rejected id changed the state"
             assert g.clone().state == g.state
             assert State.from_bytes(before) == g.state
-        a = biased_random_action(g, rng) if biased else random_action(g, rng)
-        g.apply_action(a)
+        g.apply_action(choose(g))
     check(g, strict=True)
     return g

@@ -584,7 +584,7 @@ def automa_configs(draw: st.DrawFn) -> GameConfig:
 def test_issue9_random_games_keep_the_invariants_over_configurations(config: GameConfig, seed: int, biased: bool):
     """Issue 9 item 2: any configuration, any seed: the invariants hold after every decision and
     the game ends with scores >= 0 (R82)."""
-    g = check_random_game(config, seed, biased=biased)
+    g = check_random_game(config, seed, policy="biased" if biased else "uniform")
     assert g.is_over() and (g.scores() >= 0).all()
     check(g, strict=True)
 
@@ -593,7 +593,7 @@ def test_issue9_random_games_keep_the_invariants_over_configurations(config: Gam
 @given(config=automa_configs(), seed=st.integers(0, 2**31 - 1), biased=st.booleans())
 def test_automa_random_games_keep_the_invariants(config: GameConfig, seed: int, biased: bool):
     """Issue 9 item 2 with the Automa (AUTOMA.md): every supported faction, level and seat mix."""
-    g = check_random_game(config, seed, biased=biased)
+    g = check_random_game(config, seed, policy="biased" if biased else "uniform")
     assert g.is_over() and int(g.scores().min()) >= 0
     check(g, strict=True)
 
@@ -1138,8 +1138,60 @@ def test_issue9_fuzz_repro_replays_one_game(capsys: pytest.CaptureFixture[str]) 
     from aoi_env.fuzz import main
 
     assert main(["--repro", "aoi(players=2)", "--seed", "4", "--policy", "uniform"]) == 0
-    g = check_random_game("aoi(players=2)", 4, biased=False)
+    g = check_random_game("aoi(players=2)", 4, policy="uniform")
     assert f"aoi(players=2) seed 4 uniform: no failure; final VP {g.scores().tolist()}" in capsys.readouterr().out
+
+
+def test_issue9_fuzz_heuristic_policy_plays_the_same_configurations_with_the_heuristic(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--policy heuristic`` plays every game with the heuristic player (15% random moves): the
+    same configurations and seeds as the default run, no failure, the policy in the summary."""
+    from aoi_env.fuzz import format_summary, make_tasks, run_fuzz
+
+    default = [(t.config, t.seed) for t in make_tasks(2, seed=11)]
+    tasks = list(make_tasks(2, seed=11, policy="heuristic"))
+    assert [(t.config, t.seed) for t in tasks] == default and {t.policy for t in tasks} == {"heuristic"}
+    summary = run_fuzz(2, workers=1, seed=11, oracle_every=0, progress=False, policy="heuristic")
+    assert summary["failures"] == 0 and summary["policies"] == {"heuristic": 2} and summary["decisions"] > 200
+    assert "policies: heuristic 2" in format_summary(summary)
+    with pytest.raises(ValueError, match="unknown fuzz policy 'smart'; valid: biased, uniform, heuristic"):
+        list(make_tasks(1, policy="smart"))
+
+
+def test_issue9_fuzz_heuristic_mover_is_the_heuristic_player_of_each_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its random share, a heuristic fuzz game is the game of one ``HeuristicAgent(seed=seed
+    + seat)`` per seat, move for move; with it, the same seed gives the same game again."""
+    import aoi_env.testing as testing
+    from agents.heuristic import HeuristicAgent
+
+    config, seed = "aoi(players=2,map=1-3)", 6
+    g = Game(config, seed=seed)
+    agents = [HeuristicAgent(seed=seed + seat) for seat in range(2)]
+    while not g.is_over():
+        g.apply_action(agents[g.current_seat()].choose(g))
+    with monkeypatch.context() as m:
+        m.setattr(testing, "HEURISTIC_RANDOM_SHARE", 0.0)
+        assert check_random_game(config, seed, policy="heuristic").state == g.state
+    first = check_random_game(config, seed, policy="heuristic")
+    assert check_random_game(config, seed, policy="heuristic").state == first.state != g.state
+    with pytest.raises(ValueError, match="unknown fuzz policy 'greedy'"):
+        testing.fuzz_mover("greedy", 0)
+
+
+def test_issue9_fuzz_repro_replays_a_heuristic_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--repro ... --policy heuristic`` replays check_random_game(..., policy="heuristic"); the
+    CLI offers exactly the policies ``fuzz_mover`` knows."""
+    from aoi_env.fuzz import main
+    from aoi_env.testing import FUZZ_POLICIES
+
+    assert main(["--repro", "aoi(players=2)", "--seed", "8", "--policy", "heuristic"]) == 0
+    g = check_random_game("aoi(players=2)", 8, policy="heuristic")
+    assert f"aoi(players=2) seed 8 heuristic: no failure; final VP {g.scores().tolist()}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--games", "1", "--policy", "bogus"])
+    choices = capsys.readouterr().err.split("choose from", 1)[1]
+    assert re.findall(r"[a-z]+", choices) == list(FUZZ_POLICIES)
 
 
 def test_issue9_fuzz_configurations_cover_every_family() -> None:
