@@ -28,7 +28,8 @@ for move.  Decisions are counted as the engine counts them (``G_DECISIONS``, for
 in the cap, the messages and the summary; a failed oracle game counts none.
 Configurations and seeds depend only on ``--seed`` and the game index, so a run is reproducible
 whatever the number of workers.  ``--json FILE`` writes the summary (games, decisions, wall time,
-games/s, per-family counts, the failure groups with up to five examples each).  The exit status
+games/s, per-family and per-policy counts, what the player seats reached per finished game
+(``reached``), the failure groups with up to five examples each).  The exit status
 is 1 when anything failed.
 """
 
@@ -132,6 +133,7 @@ class Result:
     error: str | None = None
     detail: str | None = None
     scores: list[int] = field(default_factory=list)
+    reached: dict[str, int] = field(default_factory=dict)  # see ``reached``
 
     def repro(self) -> str:
         cap = f" --max-decisions {self.max_decisions}" if self.max_decisions != MAX_DECISIONS else ""
@@ -214,11 +216,42 @@ def run_task(task: Task) -> Result:
             g = play_checked(task.config, task.seed, task.policy, task.max_decisions)
         out.decisions = int(g.state.glob[G_DECISIONS])
         out.scores = [int(v) for v in g.scores()]
+        out.reached = reached(g)
     except Exception as err:  # noqa: BLE001 - every failure is a finding
         out.decisions = getattr(err, "decisions", 0)  # an oracle game's failure does not say
         out.error = f"{type(err).__name__}: {err}"
         out.detail = traceback.format_exc(limit=8)
     return out
+
+
+REACHED = ("palaces", "cities", "innovations", "bridges", "competencies", "science tops")
+"""What a finished game's player seats hold at the end (``reached``): how deep the fuzz went."""
+
+
+def reached(g: Game) -> dict[str, int]:
+    """The palaces, city tiles, innovations, bridges, competencies and science tracks at the top
+    (level 12, R47, R52) of a finished game's player seats: the summary's measure of how far the
+    games got into the rules that only a long game reaches."""
+    from aoi_env.core.rules.science import MAX_LEVEL
+    from aoi_env.core.state import (
+        P_BRIDGES,
+        P_CITIES,
+        P_COMPETENCIES,
+        P_INNOVATIONS,
+        P_PALACE_TILE,
+        P_SCIENCE,
+    )
+
+    rows = g.state.players[: g.config.players]
+    counts = (
+        int((rows[:, P_PALACE_TILE] >= 0).sum()),
+        int(rows[:, P_CITIES].sum()),
+        int((rows[:, P_INNOVATIONS] >= 0).sum()),
+        int(rows[:, P_BRIDGES].sum()),
+        sum(int(c).bit_count() for c in rows[:, P_COMPETENCIES]),
+        int((rows[:, P_SCIENCE] >= MAX_LEVEL).sum()),
+    )
+    return dict(zip(REACHED, counts, strict=True))
 
 
 def family_of(config: str) -> str:
@@ -298,6 +331,7 @@ def run_fuzz(
     results.sort(key=lambda r: r.index)
     families = Counter(family_of(r.config) for r in results)
     failures = [r for r in results if r.error is not None]
+    finished = [r for r in results if r.reached]
     groups: dict[str, list[Result]] = defaultdict(list)
     for r in failures:
         groups[signature(r.error or "")].append(r)
@@ -313,6 +347,9 @@ def run_fuzz(
         "seed": seed,
         "families": dict(sorted(families.items())),
         "policies": dict(Counter(r.policy for r in results)),
+        "reached_per_game": {
+            k: round(sum(r.reached[k] for r in finished) / len(finished), 2) if finished else 0.0 for k in REACHED
+        },
         "failure_groups": [
             {"signature": sig, "count": len(rs), "examples": [asdict(r) | {"repro": r.repro()} for r in rs[:5]]}
             for sig, rs in sorted(groups.items(), key=lambda kv: -len(kv[1]))
@@ -328,6 +365,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"{summary['games_per_s']} games/s (seed {summary['seed']})",
         "configurations: " + ", ".join(f"{k} {v}" for k, v in summary["families"].items()),
         "policies: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["policies"].items())),
+        "reached per finished game (player seats): "
+        + ", ".join(f"{v:g} {k}" for k, v in summary["reached_per_game"].items()),
     ]
     for group in summary["failure_groups"]:
         lines.append(f"\nFAILED x{group['count']}: {group['signature']}")

@@ -1077,6 +1077,9 @@ def test_issue9_fuzz_command_plays_games_and_writes_a_summary(tmp_path, capsys: 
     assert "no failures" in printed
     summary = json.loads(out.read_text())
     assert summary["games"] == 6 and summary["failures"] == 0 and summary["workers"] == 2
+    assert set(summary["reached_per_game"]) == {"palaces", "cities", "innovations", "bridges", "competencies",
+                                                "science tops"}  # fmt: skip
+    assert "reached per finished game (player seats): " in printed
     assert sum(summary["families"].values()) == 6
     first = [(t.config, t.seed, t.policy) for t in make_tasks(6, seed=3)]
     assert first == [(t.config, t.seed, t.policy) for t in make_tasks(6, seed=3)]  # reproducible
@@ -1155,8 +1158,33 @@ def test_issue9_fuzz_heuristic_policy_plays_the_same_configurations_with_the_heu
     summary = run_fuzz(2, workers=1, seed=11, oracle_every=0, progress=False, policy="heuristic")
     assert summary["failures"] == 0 and summary["policies"] == {"heuristic": 2} and summary["decisions"] > 200
     assert "policies: heuristic 2" in format_summary(summary)
+    uniform = run_fuzz(2, workers=1, seed=11, oracle_every=0, progress=False, policy="uniform")
+    deep, shallow = summary["reached_per_game"], uniform["reached_per_game"]
+    assert deep["cities"] > shallow["cities"] and deep["competencies"] > shallow["competencies"]
     with pytest.raises(ValueError, match="unknown fuzz policy 'smart'; valid: biased, uniform, heuristic"):
         list(make_tasks(1, policy="smart"))
+
+
+def test_issue9_fuzz_summary_counts_what_the_player_seats_reached() -> None:
+    """``fuzz.reached``: palaces (R68), city tiles (R45), innovations (R73), bridges (R40),
+    competencies and science tracks at level 12 (R47, R52) of the player seats only (not an
+    Automa's row), averaged over the finished games in the summary."""
+    from aoi_env.core.state import P_BRIDGES, P_CITIES, P_COMPETENCIES, P_INNOVATIONS, P_PALACE_TILE, P_SCIENCE
+    from aoi_env.fuzz import REACHED, format_summary, reached, run_fuzz
+
+    g = Game("aoi(players=1,automa=simpletons:2)", seed=3)
+    p = g.state.players
+    p[:, P_PALACE_TILE], p[:, P_CITIES], p[:, P_BRIDGES], p[:, P_INNOVATIONS], p[:, P_SCIENCE] = -1, 0, 0, -1, 0
+    p[:, P_COMPETENCIES] = 0
+    assert reached(g) == dict.fromkeys(REACHED, 0)
+    p[:, P_PALACE_TILE], p[:, P_CITIES], p[:, P_BRIDGES], p[:, P_COMPETENCIES] = 4, 2, 1, 0b1010_0001
+    p[:, P_INNOVATIONS] = (7, 2, -1)
+    p[:, P_SCIENCE] = (12, 11, 12, 0)
+    counts = (1, 2, 2, 1, 3, 2)  # seat 0 only: seat 1 is the Automa
+    assert reached(g) == dict(zip(REACHED, counts, strict=True))
+    summary = run_fuzz(2, workers=1, seed=5, oracle_every=0, progress=False, max_decisions=5)  # both fail
+    assert summary["reached_per_game"] == dict.fromkeys(REACHED, 0.0)
+    assert "reached per finished game (player seats): 0 palaces, 0 cities" in format_summary(summary)
 
 
 def test_issue9_fuzz_heuristic_mover_is_the_heuristic_player_of_each_seat(monkeypatch: pytest.MonkeyPatch) -> None:
