@@ -592,6 +592,12 @@ HEURISTIC_RANDOM_SHARE = 0.15
 """The share of a ``heuristic`` fuzz game's decisions taken uniformly at random instead."""
 
 
+def check_fuzz_policy(policy: str) -> None:
+    """ValueError unless ``policy`` is one of ``FUZZ_POLICIES``."""
+    if policy not in FUZZ_POLICIES:
+        raise ValueError(f"unknown fuzz policy {policy!r}; valid: {', '.join(FUZZ_POLICIES)}")
+
+
 def fuzz_mover(policy: str, seed: int) -> Callable[[Game], int]:
     """The move stream of the checked game with this seed: ``chooser(g)`` returns the next id.
 
@@ -599,13 +605,12 @@ def fuzz_mover(policy: str, seed: int) -> Callable[[Game], int]:
     ``default_rng(seed + 7919)``.  ``heuristic`` plays each seat with the heuristic player
     (``agents.heuristic.HeuristicAgent(seed=seed + seat)``) and, with probability
     ``HEURISTIC_RANDOM_SHARE`` per decision (drawn from the same generator), a uniformly random id
-    instead: strong play reaches the positions random play rarely does (many palaces, cities,
-    innovations, high science, a full late game) and the random share keeps the games apart.
+    instead: strong play reaches the positions random play rarely does (cities, innovations, many
+    competencies, high science, a full late game) and the random share keeps the games apart.
     The heuristic searches on clones of the game, so its games also exercise the caches clones
     share.  Deterministic: the same policy and seed give the same moves.
     """
-    if policy not in FUZZ_POLICIES:
-        raise ValueError(f"unknown fuzz policy {policy!r}; valid: {', '.join(FUZZ_POLICIES)}")
+    check_fuzz_policy(policy)
     rng = np.random.default_rng(seed + 7919)
     if policy == "biased":
         return lambda g: biased_random_action(g, rng)
