@@ -259,10 +259,80 @@ def test_r43_qualifies_from_the_hexes_bytes_equals_the_array_formula() -> None:
     assert checked > 1000 and founding > 100
 
 
+def _city_check_by_array(g: Game, seat: int) -> int:
+    """``cities.check`` as it was before issue 10's eleventh pass: the seat's buildings from a
+    mask, the city column as a list, a fancy write per group, the founding rule from the array."""
+    from aoi_env.core import pending
+    from aoi_env.core.pending import Kind
+    from aoi_env.core.rules import cities
+    from aoi_env.core.state import H_BUILDING, H_CITY, H_OWNER, H_PAVILION
+
+    h = g.state.hexes
+    own = np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)).tolist()
+    city = h[:, H_CITY].tolist()
+    fresh = []
+    for group in cities.connected_groups(g, own):
+        if any(city[q] for q in group):
+            h[group, H_CITY] = 1
+            for q in group:
+                city[q] = 1
+        else:
+            fresh.append(group)
+    founded = 0
+    for group in fresh:
+        kinds, pavilions = h[group, H_BUILDING].tolist(), int(h[group, H_PAVILION].sum())
+        if not any(city[q] for q in group) and cities.meets_requirements(g, seat, kinds, pavilions):
+            h[group, H_CITY] = 1
+            for q in group:
+                city[q] = 1
+            founded += 1
+    if cities.river_city_options(g, seat):
+        pending.push(g.state, Kind.RIVER_CITY, seat)
+    for _ in range(founded):
+        pending.push(g.state, Kind.CHOOSE_CITY, seat, 0)
+    return founded
+
+
+def test_r43_r44_op21_city_check_equals_the_array_version() -> None:
+    """R43 / R44 / OP-21 / C6: ``cities.check`` (the hexes read from their cache key, only the
+    city flags that change written, issue 10) joins, founds and pushes exactly what the array
+    version does, on positions of random play whose buildings are handed to one seat with random
+    types (University and Monument included), pavilions and city flags (random play alone founds
+    few cities)."""
+    from aoi_env.core.rules import cities
+    from aoi_env.core.state import H_BUILDING, H_CITY, H_NEUTRAL, H_OWNER, H_PAVILION
+
+    rng = np.random.default_rng(43)
+    checked = joined = founded = 0
+    for g in _positions((("aoi(players=4)", 43), ("aoi(players=2,map=1-3)", 44))):
+        if g.state.glob_ints[G_DECISIONS] % 3:
+            continue
+        mine, theirs = g.clone(), g.clone()
+        seat = int(rng.integers(g.config.players))
+        h = mine.state.hexes
+        built = np.flatnonzero((h[:, H_BUILDING] > 0) & (h[:, H_NEUTRAL] == 0))
+        if len(built):
+            given = built[rng.random(len(built)) < 0.9]
+            h[given, H_OWNER] = seat
+            h[given, H_BUILDING] = rng.integers(Building.WORKSHOP, Building.MONUMENT + 1, len(given))
+            h[given, H_PAVILION] = rng.random(len(given)) < 0.1
+            h[built, H_CITY] = rng.random(len(built)) < (0.15 if rng.random() < 0.5 else 0.0)
+        theirs.state.hexes[:] = h
+        city_before = h[:, H_CITY].copy()
+        got = cities.check(mine, seat)
+        assert got == _city_check_by_array(theirs, seat)
+        assert mine.state.to_bytes() == theirs.state.to_bytes()
+        joined += int((mine.state.hexes[:, H_CITY] != city_before).any()) and not got
+        founded += got
+        checked += 1
+    assert checked > 100 and joined > 10 and founded > 10
+
+
 def test_r38_r40_neighbour_lists_equal_the_adjacency_with_bridges_and_are_shared() -> None:
     """R38 / R40: ``Game.neighbours`` (made once per board side and set of bridges for the whole
-    process, issue 10) lists exactly ``adjacency()``'s neighbours, edges plus built bridges; games
-    with the same bridges share one object."""
+    process, each from the lists without its last bridge, issue 10) lists exactly
+    ``adjacency()``'s neighbours, edges plus built bridges, in the order a build from scratch
+    gives; games with the same bridges share one object."""
     from aoi_env.core.state import G_NUM_BRIDGES
 
     with_bridges = 0
@@ -276,6 +346,11 @@ def test_r38_r40_neighbour_lists_equal_the_adjacency_with_bridges_and_are_shared
         fresh.state.bridges[:] = g.state.bridges
         fresh.state.glob_ints[G_NUM_BRIDGES] = g.state.glob_ints[G_NUM_BRIDGES]
         assert fresh.neighbours() is g.neighbours()
+        scratch = [list(q) for q in g.geo.neighbors]  # from scratch, each bridge appended in turn
+        for a, b in g.state.built_bridges().tolist():
+            scratch[a] += [] if b in scratch[a] else [b]
+            scratch[b] += [] if a in scratch[b] else [a]
+        assert [list(q) for q in g.neighbours()] == scratch  # derived bridge by bridge: the same order
     assert with_bridges > 20
 
 

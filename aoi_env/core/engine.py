@@ -151,15 +151,19 @@ def _seat_constants(seats: int) -> tuple[np.ndarray, tuple[dict, ...], tuple, tu
 
 @functools.lru_cache(maxsize=256)  # up to ~14 KB an entry: the sets of bridges seen most recently
 def _neighbour_lists(side: str, bridges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
-    """``Game.neighbours`` of a board side with these built bridges, made once per process and
-    shared by every game (issue 10: each new game built them again, ~150,000 instructions)."""
-    nb = [list(q) for q in geometry(side).neighbors]  # edge adjacency (R38) ...
-    for a, b in bridges:  # ... plus the built bridges
-        if b not in nb[a]:
-            nb[a].append(b)
-        if a not in nb[b]:
-            nb[b].append(a)
-    return tuple(tuple(q) for q in nb)
+    """``Game.neighbours`` of a board side with these built bridges (in the order built), made
+    once per process and shared by every game (issue 10: each new game built them again, ~150,000
+    instructions).  Bridges are only ever added, so the lists with one more bridge are those of
+    the bridges before it (cached) with the new bridge's two ends changed."""
+    if not bridges:
+        return tuple(tuple(q) for q in geometry(side).neighbors)  # edge adjacency (R38) ...
+    nb = list(_neighbour_lists(side, bridges[:-1]))
+    a, b = bridges[-1]  # ... plus the built bridges
+    if b not in nb[a]:
+        nb[a] = (*nb[a], b)
+    if a not in nb[b]:
+        nb[b] = (*nb[b], a)
+    return tuple(nb)
 
 
 class Game:
@@ -350,17 +354,16 @@ class Game:
 
     def free_bridge_spots(self, seat: int, moles: bool = False) -> tuple[tuple[int, int], ...]:
         """Bridge locations the seat may build on now (R40, OP-47); cached with the hexes and bridges."""
-        from aoi_env.core.rules.terrain import hex_cache, owned_positions
-
         s = self.state
-        key = ("bridge_spots", seat, moles, s.glob.item(G_NUM_BRIDGES), s.bridges.tobytes())
-        extra = hex_cache(self).extra
-        out = extra.get(key)
+        n_bridges = s.glob_ints[G_NUM_BRIDGES]
+        key = ("bridge_spots", seat, moles, n_bridges, s.bridges.tobytes())
+        c = hex_cache(self)
+        out = c.extra.get(key)
         if out is None:
-            own = set(owned_positions(self, seat))
-            built = {(int(a), int(b)) for a, b in s.built_bridges()}
+            own = set(owned_positions(self, seat, c))
+            built = set(map(tuple, s.bridges[:n_bridges, :2].tolist()))  # built_bridges() as int pairs
             spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
-            out = extra[key] = tuple((a, b) for a, b in spots if (a in own or b in own) and (a, b) not in built)
+            out = c.extra[key] = tuple((a, b) for a, b in spots if (a in own or b in own) and (a, b) not in built)
         return out
 
     # -- machine ----------------------------------------------------------------------------
@@ -459,3 +462,7 @@ class Game:
             self._legal = legal
             self._seat = row[1]
             return
+
+
+# At the bottom: terrain's imports lead back here (a function-level import cost ~1.5 µs a call, issue 10).
+from aoi_env.core.rules.terrain import hex_cache, owned_positions  # noqa: E402

@@ -35,6 +35,7 @@ from aoi_env.core.state import (
     P_PASSED,
     P_SCIENCE,
     P_SPECIALS_USED,
+    PLAYER_FIELDS,
     Phase,
 )
 from aoi_env.data import ROUNDS
@@ -87,14 +88,16 @@ def start_round(g: Game, rnd: int) -> None:
 def _next_turn(g: Game) -> None:
     s = g.state
     seats = order(g)
-    passed = s.players[:, P_PASSED].tolist()
-    if all(map(passed.__getitem__, seats)):  # every seat passed (map: no generator frame, issue 10)
+    players, glob = s.players_ints, s.glob_ints  # Python ints, no column read (issue 10)
+    n = len(seats)
+    turn = glob[G_TURN]
+    for _ in range(n):  # the first seat from G_TURN on in turn order that has not passed
+        if not players[seats[turn] * PLAYER_FIELDS + P_PASSED]:
+            break
+        turn = (turn + 1) % n
+    else:  # every seat passed
         _end_of_actions(g)
         return
-    glob = s.glob_ints
-    turn = glob[G_TURN]
-    while passed[seats[turn]]:
-        turn = (turn + 1) % len(seats)
     glob[G_TURN] = turn
     seat = seats[turn]
     pending.push(s, Kind.END_TURN, seat)

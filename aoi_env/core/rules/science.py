@@ -52,18 +52,17 @@ def can_step(g: Game, seat: int, d: int) -> bool:
 
 def advance(g: Game, seat: int, d: int, n: int) -> int:
     """Advance ``n`` steps in discipline ``d``; returns the steps gained before any key decision."""
-    from aoi_env.core.effects import fire  # effects imports science
-
-    player = g.state.players[seat]
+    s = g.state
+    player = s.player_ints(seat)  # single fields only: Python ints (issue 10)
     idx = SCI + d
     gained = 0
     while n > 0:
-        level = int(player[idx])
+        level = player[idx]
         if level >= MAX_LEVEL or (level == MAX_LEVEL - 1 and top_taken(g, seat, d)):
             break  # R52: the rest is lost
         if level == KEY_LEVEL - 1:
-            if keys_available(player) > 0:
-                pending.push(g.state, Kind.USE_KEY, seat, d, n)
+            if keys_available(s.players[seat]) > 0:
+                pending.push(s, Kind.USE_KEY, seat, d, n)
             break  # R50: without a key the rest is lost
         player[idx] = level + 1
         gained += 1
@@ -71,12 +70,10 @@ def advance(g: Game, seat: int, d: int, n: int) -> int:
         bonus = THRESHOLDS.get(level + 1)
         if bonus:
             power.gain(player, bonus)  # R49: passing a threshold pays (OP-29)
-        if level + 1 == INCOME_LEVEL and g.state.glob[G_PHASE] == Phase.INCOME:
-            from aoi_env.core.effects import gain_now
-
-            gain_now(g, seat, g.science_income[d])  # R57 / C1: reaching 9 in Phase I pays at once
+        if level + 1 == INCOME_LEVEL and s.glob_ints[G_PHASE] == Phase.INCOME:
+            effects.gain_now(g, seat, g.science_income[d])  # R57 / C1: reaching 9 in Phase I pays at once
     if gained:
-        fire(g, seat, "step", gained)
+        effects.fire(g, seat, "step", gained)
     return gained
 
 
@@ -84,8 +81,10 @@ def unlock_and_continue(g: Game, seat: int, d: int, n: int) -> None:
     """USE_KEY accepted: step from 7 to 8 with the key, then continue (R50)."""
     player = g.state.players[seat]
     player[SCI + d] = KEY_LEVEL
-    from aoi_env.core.effects import fire
-
-    fire(g, seat, "step", 1)
+    effects.fire(g, seat, "step", 1)
     if n > 1:
         advance(g, seat, d, n - 1)
+
+
+# At the bottom: effects imports this module (a function-level import cost ~1.5 µs a call, issue 10).
+from aoi_env.core import effects  # noqa: E402

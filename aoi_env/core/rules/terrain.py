@@ -233,10 +233,11 @@ def own_positions(g: Game, seat: int, btype: int) -> list[int]:
 _NONE: list[int] = []  # the answer without such buildings (callers never mutate the lists)
 
 
-def owned_positions(g: Game, seat: int) -> list[int]:
+def owned_positions(g: Game, seat: int, c: HexCache | None = None) -> list[int]:
     """Positions of all the seat's buildings, neutral ones included (``own_mask``'s true
-    positions), ascending; do not mutate (issue 10: no mask, no ``flatnonzero``)."""
-    return _index(g).owned.get(seat, _NONE)
+    positions), ascending; do not mutate (issue 10: no mask, no ``flatnonzero``).  ``c``: the
+    hexes' cache, when the caller has it."""
+    return _index(g, c).owned.get(seat, _NONE)
 
 
 def bits(mask: np.ndarray) -> int:
@@ -280,7 +281,7 @@ def reach_bits(g: Game, seat: int, c: HexCache | None = None) -> int:
             for q in own:
                 out |= table[q]
             mine = set(own)
-            for a, b in s.built_bridges().tolist():  # as Geometry.reach_from
+            for a, b in s.bridges[:n_bridges, :2].tolist():  # built_bridges() as ints; as Geometry.reach_from
                 if a in mine:
                     out |= 1 << b
                 if b in mine:
@@ -390,11 +391,13 @@ def distances_to_native(g: Game, seat: int) -> np.ndarray:
 
 def apply_spades(g: Game, seat: int, pos: int, n: int) -> None:
     """Move the hex ``n`` steps toward the seat's native terrain (R36) and fire the spade event."""
-    from aoi_env.core.effects import fire
-
     native = int(g.state.players[seat, P_BOARD])
     t = int(g.state.hexes[pos, H_TERRAIN])
     for _ in range(n):
         t = step_toward(t, native)
     g.state.hexes[pos, H_TERRAIN] = t
-    fire(g, seat, "spade", n)
+    effects.fire(g, seat, "spade", n)
+
+
+# At the bottom: effects imports this module (a function-level import cost ~1.5 µs a call, issue 10).
+from aoi_env.core import effects  # noqa: E402
