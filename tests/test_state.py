@@ -309,3 +309,17 @@ def test_issue10_a_state_refuses_arrays_of_another_dtype_shape_or_layout(change:
     with pytest.raises(ValueError, match=message):
         State(**arrays)
     assert State(*s.arrays()) == s == s.clone() == pickle.loads(pickle.dumps(s))
+
+
+def test_r40_bridge_ends_are_the_built_bridges_as_ints() -> None:
+    """R40: ``State.bridge_ends`` (for the engine's loops, issue 10) lists exactly
+    ``built_bridges()``, in the order built, as plain ints."""
+    from aoi_env.core.state import G_NUM_BRIDGES
+
+    g = Game("aoi(players=3)", seed=0)
+    assert g.state.bridge_ends() == [] == g.state.built_bridges().tolist()
+    g.state.bridges[:2] = [[10, 12, 0], [3, 30, 2]]
+    g.state.glob_ints[G_NUM_BRIDGES] = 2
+    ends = g.state.bridge_ends()
+    assert ends == [[10, 12], [3, 30]] == g.state.built_bridges().tolist()
+    assert all(type(v) is int for pair in ends for v in pair)

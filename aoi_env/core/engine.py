@@ -361,7 +361,7 @@ class Game:
         out = c.extra.get(key)
         if out is None:
             own = set(owned_positions(self, seat, c))
-            built = set(map(tuple, s.bridges[:n_bridges, :2].tolist()))  # built_bridges() as int pairs
+            built = set(map(tuple, s.bridge_ends()))
             spots = self.geo.bridge_geometry if moles else self.geo.bridge_spots
             out = c.extra[key] = tuple((a, b) for a, b in spots if (a in own or b in own) and (a, b) not in built)
         return out

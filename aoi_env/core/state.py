@@ -297,6 +297,10 @@ class State:
         """int array (n, 2) of the bridges on the map (a new array: callers may keep it)."""
         return self.bridges[: self.glob_ints[G_NUM_BRIDGES], :2].astype(np.intp)
 
+    def bridge_ends(self) -> list[list[int]]:
+        """``built_bridges()`` as a list of [a, b] Python ints, for loops (no array copy; issue 10)."""
+        return self.bridges[: self.glob_ints[G_NUM_BRIDGES], :2].tolist()
+
     # -- serialisation ----------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:

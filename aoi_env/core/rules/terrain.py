@@ -281,7 +281,7 @@ def reach_bits(g: Game, seat: int, c: HexCache | None = None) -> int:
             for q in own:
                 out |= table[q]
             mine = set(own)
-            for a, b in s.bridges[:n_bridges, :2].tolist():  # built_bridges() as ints; as Geometry.reach_from
+            for a, b in s.bridge_ends():  # as Geometry.reach_from
                 if a in mine:
                     out |= 1 << b
                 if b in mine:
