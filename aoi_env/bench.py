@@ -9,6 +9,8 @@ the choice from ``UniformPicks``, a batch of uniform floats drawn ahead):
   mask) before every ``step`` (skipped when the RL layer is not importable);
   ``env_last_decisions_per_s_3p``: 3 players, ``raw_env`` driven through ``last()`` and ``step``;
   ``wrapped_env_decisions_per_s_3p``: the same through the full ``env()`` wrapper chain;
+  ``env_last_decisions_per_s_solo``: the same loop, one player against the Automa
+  (``SOLO_AUTOMA``), her turns inside ``step``;
 * ``vector_decisions_per_s_3p_1proc`` / ``_2proc``: ``aoi_env.vector.VectorGame`` (16 games,
   observations + masks + random legal actions each step) in one pinned process, and in two
   worker processes (not pinned: up to two cores), decisions summed over the workers;
@@ -41,8 +43,9 @@ commit (if the package is in a git checkout), python, numpy and platform, so run
 compared across commits; ``--compare OLD.json`` prints the ratios new / old.
 
 ``--instructions`` times nothing: it counts, under valgrind's callgrind, the machine instructions
-per decision of the 3-player engine and ``raw_env`` sections (``engine_instructions_per_decision_3p``,
-``env_last_instructions_per_decision_3p``; ``aoi_env/bench_instructions.py``).  The count is the
+per decision of the 3-player engine and ``raw_env`` sections and of the solo ``raw_env`` section
+(``engine_instructions_per_decision_3p``, ``env_last_instructions_per_decision_3p``,
+``env_last_instructions_per_decision_solo``; ``aoi_env/bench_instructions.py``).  The count is the
 same in every run of the same tree whatever the machine does, so it is the A/B yardstick of a
 change on a busy machine; the timed run then confirms it.
 """
@@ -210,20 +213,32 @@ def bench_env(decisions: int, players: int = 4, seed: int = 0) -> dict[str, floa
     return {"env_decisions_per_s": done / dt}
 
 
+SOLO_AUTOMA = "simpletons:3"
+"""The Automa of the bench's solo section (``env_last_decisions_per_s_solo``): one player against
+her, the setting of training against the Automa, where her turns run inside ``step()``."""
+
+
 def bench_env_last(
-    decisions: int, players: int = 3, seed: int = 0, wrapped: bool = False, compiled: bool | None = None
+    decisions: int,
+    players: int = 3,
+    seed: int = 0,
+    wrapped: bool = False,
+    compiled: bool | None = None,
+    automa: str | None = None,
 ) -> float:
     """Decisions/s of the AEC loop as users write it: ``last()`` (observation + mask), then ``step``.
 
     ``wrapped``: the full ``env()`` chain (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)
     instead of ``raw_env`` (issue 10 targets); ``compiled``: force the compiled (True) or the numpy
-    (False) observation encoder instead of the default.
+    (False) observation encoder instead of the default; ``automa``: an Automa seat after the
+    ``players`` (e.g. ``SOLO_AUTOMA`` with ``players=1``), whose turns the decisions include.
     """
     from aoi_env.env import env as wrapped_env
     from aoi_env.env import raw_env
     from aoi_env.observation import ObservationEncoder
 
-    e = wrapped_env(num_players=players) if wrapped else raw_env(num_players=players)
+    options = {} if automa is None else {"automa": automa}
+    e = wrapped_env(num_players=players, **options) if wrapped else raw_env(num_players=players, **options)
     if compiled is not None:
         e.unwrapped._encoder = ObservationEncoder(compiled=compiled)
     picks = UniformPicks(seed)
@@ -431,6 +446,10 @@ def measure(
             results["env_last_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed)
             clock.sample()
             results["wrapped_env_decisions_per_s_3p"] = bench_env_last(decisions, players=3, seed=seed, wrapped=True)
+            clock.sample()
+            results["env_last_decisions_per_s_solo"] = bench_env_last(
+                decisions, players=1, seed=seed, automa=SOLO_AUTOMA
+            )
             if observation_encoder() != "numpy":  # the figure without numba, for comparison
                 clock.sample()
                 results["env_last_decisions_per_s_3p_numpy"] = bench_env_last(
@@ -459,7 +478,8 @@ def measure(
 
 
 def measure_instruction_counts(decisions: int, seed: int = 0, with_env: bool = True) -> dict[str, Any]:
-    """Instructions per decision of the 3-player engine and ``raw_env`` sections, counted by valgrind."""
+    """Instructions per decision of the 3-player engine, ``raw_env`` and solo ``raw_env`` sections,
+    counted by valgrind."""
     from aoi_env.bench_instructions import WORKLOADS, measure_instructions
 
     count_env = with_env and env_available()

@@ -42,9 +42,14 @@ def _env_last_3p(decisions: int, seed: int) -> None:
     bench.bench_env_last(decisions, players=3, seed=seed)
 
 
+def _env_last_solo(decisions: int, seed: int) -> None:
+    bench.bench_env_last(decisions, players=1, seed=seed, automa=bench.SOLO_AUTOMA)
+
+
 WORKLOADS: dict[str, Callable[[int, int], None]] = {
     "engine_instructions_per_decision_3p": _engine_3p,  # = engine_decisions_per_s_3p's section
     "env_last_instructions_per_decision_3p": _env_last_3p,  # = env_last_decisions_per_s_3p's section
+    "env_last_instructions_per_decision_solo": _env_last_solo,  # = env_last_decisions_per_s_solo's section
 }
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 

@@ -28,6 +28,8 @@ import numpy as np
 
 from aoi_env.core import automa
 from aoi_env.core import pending as pending_stack
+from aoi_env.core.automa import A_DECK_LEN, A_DISCARD, A_DISCARD_LEN, A_FACTION, A_LEVEL, A_RESERVE_LEN
+from aoi_env.core.automa import NUM_CARDS as NUM_AUTOMA_CARDS
 from aoi_env.core.board import bridge_direction, geometry
 from aoi_env.core.moves import NUM_ACTIONS
 from aoi_env.core.pending import TB_BUILD, TB_BUY, TB_LIZARD, TB_NO_JUMP, Kind
@@ -36,6 +38,7 @@ from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.rules.science import MAX_LEVEL
 from aoi_env.core.rules.scoring import visible_area_token
 from aoi_env.core.state import (
+    G_AUTOMA,
     G_BONUS_COINS,
     G_BONUS_ROW,
     G_BONUS_STATE,
@@ -168,12 +171,6 @@ _HEX_P2 = frozenset({Kind.TB_SPADES, Kind.TB_FINISH, Kind.BRIDGE_DIR})
 _HEX_P0 = frozenset({Kind.LIZARD_BUILD})  # p0 = hex + 1, 0 = none
 _TB_BITS = (TB_BUY, TB_BUILD, TB_LIZARD, TB_NO_JUMP)
 _FLOAT32 = np.dtype(np.float32)  # a dtype object: np.empty parses no type name (issue 10)
-
-
-def _one_hot_rows(view: np.ndarray, index: np.ndarray) -> None:
-    """Set ``view[i, index[i]] = 1`` for every row whose index is >= 0."""
-    rows = np.flatnonzero(index >= 0)
-    view[rows, index[rows]] = 1.0
 
 
 _PLAYER_NUMBERS = (
@@ -421,45 +418,102 @@ def _write(g: Game, observer: int, w: _Writer, cached: Callable[..., None]) -> N
     _write_pending(g, observer, buf, hex_pending)
 
 
-def _view(buf: np.ndarray, name: str) -> np.ndarray:
-    """The block ``name`` of a flat observation, in its shape."""
-    return buf[SLICES[name]].reshape(SHAPES[name])
+def _offsets(name: str) -> tuple[int, ...]:
+    """The flat index of block ``name``'s first entry, then the flat stride of each axis but the
+    last (``_write_rare`` adds ``row * stride + column`` to the start)."""
+    shape = SHAPES[name]
+    strides = [int(np.prod(shape[i + 1 :])) for i in range(len(shape) - 1)]
+    return (SLICES[name].start, *strides)
+
+
+_AUTOMA_ROW, _AUTOMA_ROW_STRIDE = _offsets("player_automa")
+_AUTOMA_CARDS, _AUTOMA_CARDS_STRIDE = _offsets("player_automa_cards")
+_AUTOMA_OPEN, _AUTOMA_OPEN_STRIDE, _AUTOMA_OPEN_ROW = _offsets("player_automa_open")
+_AUTOMA_BONUS, _AUTOMA_BONUS_STRIDE = _offsets("automa_bonus_row")
+_BUNDLE_FACTION, _BUNDLE_FACTION_STRIDE = _offsets("setup_bundle_faction")
+_BUNDLE_BONUS, _BUNDLE_BONUS_STRIDE = _offsets("setup_bundle_bonus")
+(_DRAFT,) = _offsets("setup_draft")
+_SOLO_PAIRS, _SOLO_PAIRS_STRIDE = _offsets("setup_solo_pairs")
+_DRAFT_FIELDS = ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES))  # offset in setup_draft
+_SETUP = int(Phase.SETUP)
 
 
 def _write_rare(g: Game, observer: int, buf: np.ndarray) -> None:
     """The Automa's player rows (solo) and the setup pools (during setup) into the flat
-    observation ``buf``, in Python for both encoders."""
+    observation ``buf``, in Python for both encoders (issue 10: in a solo game this runs at every
+    decision; from the state's int views, without a numpy view or fancy index per block)."""
     n = g.seats
-    glob = g.state.glob
-    if g.config.players < n:  # the Automa's seats (solo): her level and faction
-        view = _view(buf, "player_automa")
-        cards = _view(buf, "player_automa_cards")
-        open_cards = _view(buf, "player_automa_open")
-        for seat in range(g.config.players, n):
+    humans = g.config.players
+    if humans < n:
+        index, values = _automa_entries(g, observer, n, humans)
+        buf[index] = values
+    if g.state.glob_ints[G_PHASE] == _SETUP:
+        ones = _setup_ones(g, humans)
+        if ones:
+            buf[ones] = 1.0
+
+
+_AUTOMA_ENTRIES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _automa_entries(g: Game, observer: int, n: int, humans: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat indices, values) of the Automa blocks: her level, faction, card counts, discard pile
+    and open cards per Automa seat, and the Automa bonus row.  Memoised on all they are computed
+    from (the seats, the observer, the bonus row and the Automa records), which change only on
+    her turns and at the rounds' ends, not at every decision."""
+    glob = g.state.glob_ints
+    key = (n, humans, observer, glob[G_BONUS_ROW].tobytes(), glob[G_AUTOMA].tobytes())
+    out = _AUTOMA_ENTRIES.get(key)
+    if out is None:
+        if len(_AUTOMA_ENTRIES) > 4096:
+            _AUTOMA_ENTRIES.clear()
+        index: list[int] = []
+        values: list[float] = []
+        ones: list[int] = []  # after the numbers: set last, as the blocks were written
+        for seat in range(humans, n):
             r = relative_seat(seat, observer, n)
-            rec = automa.record(g, seat)
-            view[r, 0] = automa.level_of(g, seat) / 5.0
-            view[r, 1 + int(rec[automa.A_FACTION])] = 1.0
-            cards[r, 0] = rec[automa.A_DECK_LEN] / automa.NUM_CARDS
-            cards[r, 1] = rec[automa.A_RESERVE_LEN] / automa.NUM_CARDS
-            discard = rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]]
-            cards[r, 1 + discard] = 1.0  # card c (1..14) -> column 1 + c
-            for row, card in enumerate((automa.support_card(rec), automa.open_action_card(rec))):
+            rec = automa.record_values(g, seat)
+            row = _AUTOMA_ROW + r * _AUTOMA_ROW_STRIDE
+            cards = _AUTOMA_CARDS + r * _AUTOMA_CARDS_STRIDE
+            index += (row, cards, cards + 1)
+            values += (rec[A_LEVEL] / 5.0, rec[A_DECK_LEN] / NUM_AUTOMA_CARDS, rec[A_RESERVE_LEN] / NUM_AUTOMA_CARDS)
+            ones.append(row + 1 + rec[A_FACTION])
+            for card in rec[A_DISCARD.start : A_DISCARD.start + rec[A_DISCARD_LEN]]:
+                ones.append(cards + 1 + card)  # card c (1..14) -> column 1 + c
+            open_cards = _AUTOMA_OPEN + r * _AUTOMA_OPEN_STRIDE
+            for i, card in enumerate((automa.support_card(rec), automa.open_action_card(rec))):
                 if card:
-                    open_cards[r, row, card - 1] = 1.0
-        _one_hot_rows(_view(buf, "automa_bonus_row"), glob[G_BONUS_ROW])
-    if glob[G_PHASE] == Phase.SETUP:  # the setup pools (empty after setup)
-        _one_hot_rows(_view(buf, "setup_bundle_faction"), glob[G_BUNDLE_FACTION])
-        bonus = np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1)
-        _one_hot_rows(_view(buf, "setup_bundle_bonus"), bonus)
-        draft = _view(buf, "setup_draft")
-        for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
-            ids = glob[field]
-            draft[offset + ids[ids >= 0]] = 1.0
-        if g.config.automa and g.config.players == 1:  # the solo pick: faction i comes with card i
-            factions, cards = glob[G_DRAFT_FACTIONS], glob[G_DRAFT_BOARDS]
-            offered = (factions >= 0) & (cards >= 0)
-            _view(buf, "setup_solo_pairs")[factions[offered], cards[offered]] = 1.0
+                    ones.append(open_cards + i * _AUTOMA_OPEN_ROW + card - 1)
+        for i, tile in enumerate(glob[G_BONUS_ROW].tolist()):
+            if tile >= 0:
+                ones.append(_AUTOMA_BONUS + i * _AUTOMA_BONUS_STRIDE + tile)
+        out = _AUTOMA_ENTRIES[key] = (
+            np.array(index + ones, dtype=np.intp),
+            np.array(values + [1.0] * len(ones), dtype=np.float32),
+        )
+    return out
+
+
+def _setup_ones(g: Game, humans: int) -> list[int]:
+    """The flat indices set to 1 by the setup pools: the bundles (a bonus tile shown only with its
+    faction), the draft pools, and in a solo game the faction-card pairs."""
+    glob = g.state.glob_ints
+    ones: list[int] = []
+    bundle_bonus = glob[G_BUNDLE_BONUS].tolist()
+    for i, faction in enumerate(glob[G_BUNDLE_FACTION].tolist()):
+        if faction >= 0:
+            ones.append(_BUNDLE_FACTION + i * _BUNDLE_FACTION_STRIDE + faction)
+            if bundle_bonus[i] >= 0:
+                ones.append(_BUNDLE_BONUS + i * _BUNDLE_BONUS_STRIDE + bundle_bonus[i])
+    for offset, field in _DRAFT_FIELDS:
+        for k in glob[field].tolist():
+            if k >= 0:
+                ones.append(_DRAFT + offset + k)
+    if g.config.automa and humans == 1:  # the solo pick: faction i comes with card i
+        for faction, card in zip(glob[G_DRAFT_FACTIONS].tolist(), glob[G_DRAFT_BOARDS].tolist(), strict=True):
+            if faction >= 0 and card >= 0:
+                ones.append(_SOLO_PAIRS + faction * _SOLO_PAIRS_STRIDE + card)
+    return ones
 
 
 def _write_displays(g: Game, scratch: np.ndarray) -> None:
@@ -478,13 +532,19 @@ def _write_displays(g: Game, scratch: np.ndarray) -> None:
 
 
 def _write_neutral_faction(g: Game, scratch: np.ndarray) -> None:
-    """The 2-player neutral faction (R24): its area token once face up (R25), its science."""
-    if g.seats == 2:
-        view = scratch[SLICES["neutral_faction"]]
-        token = visible_area_token(g)  # hidden information until round 6 (R25)
-        if token is not None:
-            view[0] = min(token / AREA_SCALE, 1.0)
-        view[1:5] = np.minimum(g.state.glob[G_NEUTRAL_SCIENCE] / float(MAX_LEVEL), 1.0)
+    """The 2-player neutral faction (R24): its area token once face up (R25), its science.  Zeros
+    without one (a solo game also has two seats): its science stays 0 then (an invariant,
+    ``invariants.py``), so nothing is written (issue 10: from Python ints, no array per call)."""
+    if not scoring.has_neutral_faction(g):
+        return
+    token = visible_area_token(g)  # hidden information until round 6 (R25)
+    if token is not None:
+        scratch[_NEUTRAL_FACTION] = min(token / AREA_SCALE, 1.0)
+    for d, level in enumerate(g.state.glob_ints[G_NEUTRAL_SCIENCE].tolist()):
+        scratch[_NEUTRAL_FACTION + 1 + d] = min(level / MAX_LEVEL, 1.0)
+
+
+_NEUTRAL_FACTION = SLICES["neutral_faction"].start
 
 
 def _game_ones(g: Game) -> np.ndarray:

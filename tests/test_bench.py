@@ -28,6 +28,7 @@ def test_bench_measures_everything_and_writes_comparable_json(tmp_path: Path, ca
     for name in METRICS:
         assert doc["results"][name] > 0, name
     assert "env_decisions_per_s" in doc["results"]  # the PettingZoo layer is importable here
+    assert doc["results"]["env_last_decisions_per_s_solo"] > 0  # one player against the Automa (issue 10)
     assert "observation_us" in doc["results"]
     meta = doc["meta"]
     assert {"commit", "dirty", "python", "numpy", "platform", "affinity"} <= set(meta)
@@ -220,3 +221,24 @@ def test_issue10_the_bench_picks_uniformly_and_reproducibly():
     again = UniformPicks(7, batch=64)
     assert [again.pick(5) for _ in range(5000)] == draws
     assert [UniformPicks(8, batch=64).pick(5) for _ in range(50)] != draws[:50]
+
+
+def test_issue10_the_solo_section_plays_against_the_automa(monkeypatch: pytest.MonkeyPatch):
+    """``env_last_decisions_per_s_solo``: the bench's ``raw_env`` loop with one player and the
+    Automa (``SOLO_AUTOMA``) as the second seat; a bad Automa is a ValueError naming it."""
+    import importlib
+
+    from aoi_env import bench
+
+    env_module = importlib.import_module("aoi_env.env")  # the package's ``env`` is the function
+    raw_env, made = env_module.raw_env, []
+
+    def spy(**kwargs):
+        made.append(kwargs)
+        return raw_env(**kwargs)
+
+    monkeypatch.setattr(env_module, "raw_env", spy)
+    assert bench.bench_env_last(40, players=1, seed=3, automa=bench.SOLO_AUTOMA) > 0
+    assert made == [{"num_players": 1, "automa": "simpletons:3"}]
+    with pytest.raises(ValueError, match="nobody"):
+        bench.bench_env_last(5, players=1, automa="nobody:3")

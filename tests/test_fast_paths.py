@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from aoi_env.core import decisions, turn
+from aoi_env.core.config import GameConfig
 from aoi_env.core.decisions import can_upgrade, upgradable, upgrade_targets
 from aoi_env.core.engine import Game
 from aoi_env.core.moves import FLY, NUM_ACTIONS, SPECIAL_WORDS, TUNNEL
@@ -21,7 +22,7 @@ from aoi_env.testing import random_action
 UPGRADED = (Building.GUILD, Building.SCHOOL, Building.UNIVERSITY, Building.PALACE)
 
 
-def _positions(configs: tuple[tuple[str, int], ...]):
+def _positions(configs: tuple[tuple[str | GameConfig, int], ...]):
     rng = np.random.default_rng(4)
     for config, seed in configs:
         g = Game(config, seed=seed)
@@ -293,6 +294,18 @@ def _city_check_by_array(g: Game, seat: int) -> int:
     return founded
 
 
+AUTOMA_GAMES = (
+    GameConfig(players=1, automa=("simpletons:3",)),
+    GameConfig(players=1, automa=("kuddlers:2", "powermongers:4")),
+    GameConfig(players=2, automa=("druids:4",)),
+)
+"""A solo game, two Automas, two humans with an Automa: the Automa's fast paths are compared in each."""
+
+
+def _automa_positions(first_seed: int):
+    return _positions(tuple((config, first_seed + k) for k, config in enumerate(AUTOMA_GAMES)))
+
+
 def test_r43_r44_op21_city_check_equals_the_array_version() -> None:
     """R43 / R44 / OP-21 / C6: ``cities.check`` (the hexes read from their cache key, only the
     city flags that change written, issue 10) joins, founds and pushes exactly what the array
@@ -487,3 +500,169 @@ def test_r54_changed_hexes_are_found_from_the_cache_keys() -> None:
         assert got == (want if len(want) <= terrain._MAX_CHANGED else None), (trial, want, got)
         for pos in want:
             assert terrain._previous_hex(after, pos) == tuple(old_hexes[pos].tolist())
+
+
+def _write_rare_by_arrays(g: Game, observer: int, buf: np.ndarray) -> None:
+    """``observation._write_rare`` as it was before issue 10's twelfth pass: numpy views of each
+    block, the Automa records as numpy rows, one-hot rows by fancy indexing."""
+    from aoi_env.core import automa
+    from aoi_env.core.state import (
+        G_BONUS_ROW,
+        G_BUNDLE_BONUS,
+        G_BUNDLE_FACTION,
+        G_DRAFT_BOARDS,
+        G_DRAFT_FACTIONS,
+        G_DRAFT_PALACES,
+        G_PHASE,
+        Phase,
+    )
+    from aoi_env.observation import SHAPES, SLICES, relative_seat
+
+    def view(name: str) -> np.ndarray:
+        return buf[SLICES[name]].reshape(SHAPES[name])
+
+    def one_hot_rows(v: np.ndarray, index: np.ndarray) -> None:
+        rows = np.flatnonzero(index >= 0)
+        v[rows, index[rows]] = 1.0
+
+    n = g.seats
+    glob = g.state.glob
+    if g.config.players < n:
+        player, cards, open_cards = view("player_automa"), view("player_automa_cards"), view("player_automa_open")
+        for seat in range(g.config.players, n):
+            r = relative_seat(seat, observer, n)
+            rec = automa.record(g, seat)
+            player[r, 0] = automa.level_of(g, seat) / 5.0
+            player[r, 1 + int(rec[automa.A_FACTION])] = 1.0
+            cards[r, 0] = rec[automa.A_DECK_LEN] / automa.NUM_CARDS
+            cards[r, 1] = rec[automa.A_RESERVE_LEN] / automa.NUM_CARDS
+            cards[r, 1 + rec[automa.A_DISCARD][: rec[automa.A_DISCARD_LEN]]] = 1.0
+            for row, card in enumerate((automa.support_card(rec), automa.open_action_card(rec))):
+                if card:
+                    open_cards[r, row, card - 1] = 1.0
+        one_hot_rows(view("automa_bonus_row"), glob[G_BONUS_ROW])
+    if glob[G_PHASE] == Phase.SETUP:
+        one_hot_rows(view("setup_bundle_faction"), glob[G_BUNDLE_FACTION])
+        one_hot_rows(view("setup_bundle_bonus"), np.where(glob[G_BUNDLE_FACTION] >= 0, glob[G_BUNDLE_BONUS], -1))
+        draft = view("setup_draft")
+        for offset, field in ((0, G_DRAFT_BOARDS), (7, G_DRAFT_FACTIONS), (19, G_DRAFT_PALACES)):
+            ids = glob[field]
+            draft[offset + ids[ids >= 0]] = 1.0
+        if g.config.automa and g.config.players == 1:
+            factions, boards = glob[G_DRAFT_FACTIONS], glob[G_DRAFT_BOARDS]
+            offered = (factions >= 0) & (boards >= 0)
+            view("setup_solo_pairs")[factions[offered], boards[offered]] = 1.0
+
+
+def test_issue10_automa_and_setup_blocks_equal_the_array_version() -> None:
+    """AUTOMA.md §4.3 / §4.6 (her level, faction, card counts, discard pile, open cards), the
+    Automa bonus row and R7-R12's setup pools: ``observation._write_rare`` (plain ints, the Automa
+    part memoised on her records, issue 10) writes exactly what the array version writes, for
+    every observer at every decision of solo, two-Automa, 2-human-with-Automa and drafted games,
+    whether its memo hits or not."""
+    from aoi_env import observation
+    from aoi_env.core.state import G_PHASE, Phase
+
+    configs = (
+        (GameConfig(players=1, automa=("simpletons:3",)), 1),
+        (GameConfig(players=1, automa=("kuddlers:2", "powermongers:4")), 2),
+        (GameConfig(players=2, automa=("druids:4",)), 3),
+        (GameConfig(players=1, automa=("racelings:5",), ruleset="v1.0"), 4),
+        (GameConfig(players=3), 5),
+    )
+    checked = setup = 0
+    game = None
+    for g in _positions(configs):
+        if g is not game:  # a new game: the memo starts empty, then keeps what earlier positions left
+            observation._AUTOMA_ENTRIES.clear()
+            game = g
+        for observer in [*range(g.seats), *range(g.seats)]:  # a miss of the memo or a hit, then a hit
+            got, want = np.zeros(observation.OBS_SIZE, np.float32), np.zeros(observation.OBS_SIZE, np.float32)
+            observation._write_rare(g, observer, got)
+            _write_rare_by_arrays(g, observer, want)
+            assert got.tobytes() == want.tobytes()
+            checked += 1
+            setup += g.state.glob_ints[G_PHASE] == Phase.SETUP
+    assert checked > 1000 and setup > 20
+
+
+def test_issue10_automa_power_and_distance_to_humans_equal_the_per_position_formulas() -> None:
+    """AUTOMA.md §5.1 / §10 #12 (power a build would offer the humans) and the "closest" tie
+    breaker: ``power_to_humans_everywhere`` (one product, issue 10) equals the sum over each
+    position's neighbours, and ``closest_to_humans`` keeps exactly the options at the least
+    distance computed option by option, in solo, two-Automa and two-human games."""
+    from aoi_env.core import automa
+
+    rng = np.random.default_rng(12)
+    checked = powered = 0
+    for g in _automa_positions(6):
+        if g.state.glob_ints[G_DECISIONS] % 2:
+            continue
+        humans = automa.human_mask(g)
+        values = automa.buildings.power_values(g)
+        adjacency = g.adjacency()
+        want = [int(values[adjacency[pos] & humans].sum()) for pos in range(len(humans))]
+        assert automa.power_to_humans_everywhere(g) == want
+        options = sorted(rng.choice(len(humans), size=int(rng.integers(1, 12)), replace=False).tolist())
+        targets = np.flatnonzero(humans)
+        if len(targets):
+            dist = [int(automa._cube_distance()[p, targets].min()) for p in options]
+            assert automa.closest_to_humans(g, options) == [
+                p for p, d in zip(options, dist, strict=True) if d == min(dist)
+            ]
+        checked += 1
+        powered += any(want)
+    assert checked > 100 and powered > 50
+
+
+def _valid_hexes_by_masks(g: Game, seat: int, structure: str) -> list[int]:
+    """``automa.valid_hexes`` as it was before issue 10's twelfth pass: masks of her (un)marked
+    buildings, ``Geometry.reach_from`` without bridges, ``np.flatnonzero``."""
+    from aoi_env.core import automa
+    from aoi_env.core.rules.terrain import empty_land
+    from aoi_env.core.state import H_BUILDING, H_MARK, H_OWNER
+
+    h = g.state.hexes
+    mine = (h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)
+    marked, unmarked = mine & (h[:, H_MARK] == 1), mine & (h[:, H_MARK] == 0)
+    base = marked if structure.startswith("M") else unmarked
+    ship = automa._ship(g, seat)
+    area = g.geo.reach_from(base, ship, np.zeros((0, 2), dtype=np.intp)) & empty_land(g)
+    options = [int(p) for p in np.flatnonzero(area)]
+    linked = marked.any() and g.geo.reach[min(ship, g.geo.reach.shape[0] - 1)][marked][:, unmarked].any()
+    if structure.endswith("R") and options and marked.any() and unmarked.any() and not linked:
+        dist = automa._cube_distance()
+        m, u = np.flatnonzero(marked), np.flatnonzero(unmarked)
+        d0 = int(dist[np.ix_(m, u)].min())
+        other = u if structure == "MR" else m
+        options = [p for p in options if int(dist[p, other].min()) < d0] or options
+    return options
+
+
+def test_issue10_automa_valid_hexes_equal_the_mask_version() -> None:
+    """AUTOMA.md §5.1 / §10 #5 (structure selection, Bring together): ``automa.valid_hexes`` from
+    her building positions and the reach rows as bits (issue 10) equals the mask version for every
+    structure code, on positions of solo and two-Automa games whose building marks are shuffled
+    (random play marks few), and ``terrain.positions`` inverts ``terrain.bits``."""
+    from aoi_env.core import automa
+    from aoi_env.core.rules import terrain
+    from aoi_env.core.state import H_BUILDING, H_MARK
+
+    rng = np.random.default_rng(5)
+    checked = together = 0
+    for g in _automa_positions(9):
+        if g.state.glob_ints[G_DECISIONS] % 3:
+            continue
+        g = g.clone()
+        h = g.state.hexes
+        built = np.flatnonzero(h[:, H_BUILDING] > 0)
+        h[built, H_MARK] = rng.random(len(built)) < 0.5
+        for seat in range(g.config.players, g.seats):
+            for structure in ("M", "U", "MR", "UR"):
+                got = automa.valid_hexes(g, seat, structure)
+                assert got == _valid_hexes_by_masks(g, seat, structure)
+                together += structure.endswith("R") and got != automa.valid_hexes(g, seat, structure[0])
+            checked += 1
+        empty = terrain.empty_land(g)
+        assert terrain.positions(terrain.empty_land_bits(g)) == np.flatnonzero(empty).tolist()
+    assert checked > 100 and together > 5

@@ -25,6 +25,7 @@ from aoi_env.core import pending
 from aoi_env.core.board import _cube
 from aoi_env.core.pending import Kind
 from aoi_env.core.rules import buildings, science
+from aoi_env.core.rules.terrain import empty_land_bits, owned_positions, positions, reach_table_bits
 from aoi_env.core.state import AUTOMA_FIELDS as STATE_AUTOMA_FIELDS
 from aoi_env.core.state import (
     G_AUTOMA,
@@ -289,20 +290,33 @@ assert AUTOMA_FIELDS == STATE_AUTOMA_FIELDS, "update AUTOMA_FIELDS in state.py"
 
 def record(g: Game, seat: int) -> np.ndarray:
     """The writable per-Automa record of ``seat`` (a view into glob)."""
-    block = g.state.glob[G_AUTOMA].reshape(MAX_AUTOMA, AUTOMA_FIELDS)
-    for i in range(MAX_AUTOMA):
-        if block[i, A_SEAT] == seat and block[i, A_LEVEL] > 0:
-            return g.state.glob[G_AUTOMA.start + i * AUTOMA_FIELDS : G_AUTOMA.start + (i + 1) * AUTOMA_FIELDS]
+    start = _record_start(g, seat)
+    return g.state.glob[start : start + AUTOMA_FIELDS]
+
+
+def record_values(g: Game, seat: int) -> list[int]:
+    """``record(g, seat)`` as plain ints (a copy): for readers of several fields, e.g. the
+    observation at every decision of a solo game (issue 10: no numpy scalars)."""
+    start = _record_start(g, seat)
+    return g.state.glob_ints[start : start + AUTOMA_FIELDS].tolist()
+
+
+def _record_start(g: Game, seat: int) -> int:
+    """Where the record of Automa ``seat`` starts in glob (read as Python ints, issue 10)."""
+    glob = g.state.glob_ints
+    for start in range(G_AUTOMA.start, G_AUTOMA.start + MAX_AUTOMA * AUTOMA_FIELDS, AUTOMA_FIELDS):
+        if glob[start + A_SEAT] == seat and glob[start + A_LEVEL] > 0:
+            return start
     raise KeyError(f"seat {seat} is not an Automa")
 
 
 def _pile(rec: np.ndarray, field: slice, length: int) -> list[int]:
-    return [int(x) for x in rec[field][: rec[length]]]
+    return rec[field][: rec[length]].tolist()
 
 
-def _store(rec: np.ndarray, field: slice, length: int, cards: list[int]) -> None:
-    rec[field] = 0
-    rec[field.start : field.start + len(cards)] = cards
+def _store(rec: np.ndarray | list[int], field: slice, length: int, cards: list[int]) -> None:
+    """Write a pile (its cards, then zeros) and its length into a record or its ``record_values``."""
+    rec[field] = [*cards, *[0] * (field.stop - field.start - len(cards))]
     rec[length] = len(cards)
 
 
@@ -347,11 +361,11 @@ def open_action_card(rec: np.ndarray) -> int:
 
 
 def faction_of(g: Game, seat: int) -> str:
-    return automa_data().faction_names[int(record(g, seat)[A_FACTION])]
+    return automa_data().faction_names[g.state.glob_ints[_record_start(g, seat) + A_FACTION]]
 
 
 def level_of(g: Game, seat: int) -> int:
-    return int(record(g, seat)[A_LEVEL])
+    return g.state.glob_ints[_record_start(g, seat) + A_LEVEL]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -404,6 +418,12 @@ def dl_vp(level: int, rnd: int) -> int:
 
 def build_steps(action: int, support: int, rnd: int, faction: str, level: int) -> list[tuple[int, int, int]]:
     """The steps of an Automa turn as (code, value, flags) in order (§4.4)."""
+    return list(_steps(action, rnd, faction, level))
+
+
+@functools.cache
+def _steps(action: int, rnd: int, faction: str, level: int) -> tuple[tuple[int, int, int], ...]:
+    """``build_steps``, memoised: it reads only the card data (issue 10: once per Automa turn)."""
     data = automa_data()
     card = data.cards[action]
     fdata = data.factions[faction]
@@ -431,7 +451,7 @@ def build_steps(action: int, support: int, rnd: int, faction: str, level: int) -
                     part.insert(i + 1, (PM_ADVANCE, 1, 0))
                     break
         steps.extend(part)
-    return [s for s in steps if not (s[0] == VP and s[1] <= 0)]
+    return tuple(s for s in steps if not (s[0] == VP and s[1] <= 0))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -466,8 +486,10 @@ def innovation_reading_order(g: Game) -> list[int]:
     return [*range(columns, len(g.innovation_space_cost)), *range(columns)]
 
 
+@functools.cache
 def atp_rank(terrain_key: str, side: str) -> dict[int, int]:
-    """Rank (0 = best) of every terrain on the ATP card of ``terrain_key`` (§2.1)."""
+    """Rank (0 = best) of every terrain on the ATP card of ``terrain_key`` (§2.1); memoised, so
+    callers must not change it (issue 10: the Automa asks at every build)."""
     data = automa_data()
     wheel = data.atp_wheel
     i = wheel.index(terrain_key)
@@ -496,16 +518,28 @@ def human_mask(g: Game) -> np.ndarray:
 
 def power_to_humans(g: Game, pos: int) -> int:
     """§5.1 "power you would gain": power values of human buildings adjacent to ``pos`` (§10 #12)."""
-    values = buildings.power_values(g)
-    return int(values[g.adjacency()[pos] & human_mask(g)].sum())
+    return power_to_humans_everywhere(g)[pos]
+
+
+def power_to_humans_everywhere(g: Game) -> list[int]:
+    """``power_to_humans`` at every position, in one product (issue 10: the Automa compares it
+    over all her candidates)."""
+    values = buildings.power_values(g).tolist()
+    neighbours = g.neighbours()  # adjacency() as lists: each human building adds to its neighbours
+    out = [0] * len(neighbours)
+    for human in humans(g):
+        for pos in owned_positions(g, human):
+            for q in neighbours[pos]:
+                out[q] += values[pos]
+    return out
 
 
 def closest_to_humans(g: Game, options: list[int]) -> list[int]:
     targets = np.flatnonzero(human_mask(g))
     if len(targets) == 0:
         return options
-    dist = _cube_distance()
-    return _keep_min(options, lambda p: int(dist[p, targets].min()))
+    nearest = _cube_distance()[np.ix_(options, targets)].min(axis=1).tolist()  # per option (issue 10)
+    return _keep_min(options, dict(zip(options, nearest, strict=True)).__getitem__)
 
 
 def _her_buildings(g: Game, seat: int, marked: bool | None) -> np.ndarray:
@@ -527,27 +561,32 @@ def _g_round() -> int:
     return G_ROUND
 
 
-def _no_bridges() -> np.ndarray:
-    return np.zeros((0, 2), dtype=np.intp)
+def _her_reach(g: Game, sources: list[int], ship: int) -> int:
+    """The hexes in Reach of ``sources`` with her ship level, as bits: ``g.geo.reach_from`` without
+    bridges (her Reach ignores them, §5.1), from the per-position rows (issue 10)."""
+    reach = reach_table_bits(g.geo.name, ship)
+    out = 0
+    for q in sources:
+        out |= reach[q]
+    return out
 
 
 def valid_hexes(g: Game, seat: int, structure: str) -> list[int]:
     """§5.1 structure selection: empty land in Reach of her (un)marked buildings, then Bring together."""
-    from aoi_env.core.rules.terrain import empty_land
-
-    marked = _her_buildings(g, seat, True)
-    unmarked = _her_buildings(g, seat, False)
-    base = marked if structure.startswith("M") else unmarked
+    mark = g.state.hexes[:, H_MARK].tolist()
+    mine = owned_positions(g, seat)
+    marked_at = [p for p in mine if mark[p] == 1]
+    unmarked_at = [p for p in mine if mark[p] == 0]
     ship = _ship(g, seat)
-    area = g.geo.reach_from(base, ship, _no_bridges()) & empty_land(g)
-    options = [int(p) for p in np.flatnonzero(area)]
-    if structure.endswith("R") and options and marked.any() and unmarked.any():
-        linked = (g.geo.reach[min(ship, g.geo.reach.shape[0] - 1)][marked][:, unmarked]).any()
-        if not linked:  # Bring together (§10 #5)
+    base = marked_at if structure.startswith("M") else unmarked_at
+    options = positions(_her_reach(g, base, ship) & empty_land_bits(g))
+    if structure.endswith("R") and options and marked_at and unmarked_at:
+        reach = reach_table_bits(g.geo.name, ship)
+        unmarked_bits = sum(1 << q for q in unmarked_at)
+        if not any(reach[q] & unmarked_bits for q in marked_at):  # Bring together (§10 #5)
             dist = _cube_distance()
-            m, u = np.flatnonzero(marked), np.flatnonzero(unmarked)
-            d0 = int(dist[np.ix_(m, u)].min())
-            other = u if structure == "MR" else m
+            d0 = int(dist[np.ix_(marked_at, unmarked_at)].min())
+            other = unmarked_at if structure == "MR" else marked_at
             closer = [p for p in options if int(dist[p, other].min()) < d0]
             if closer:
                 options = closer
@@ -556,34 +595,33 @@ def valid_hexes(g: Game, seat: int, structure: str) -> list[int]:
 
 def choose_tb_hex(g: Game, seat: int, support: Card, faction_step: bool, anywhere: bool) -> int | None:
     """§5.2 steps 2-3 with the fallbacks of §10 #7; None = nothing to build on."""
-    from aoi_env.core.rules.terrain import empty_land
-
     if anywhere:
-        options = [int(p) for p in np.flatnonzero(empty_land(g))]
+        options = positions(empty_land_bits(g))
     else:
         options = valid_hexes(g, seat, support.structure)
         if not options:  # §10 #7: widen to the Reach of all her buildings, then anywhere
-            area = g.geo.reach_from(_her_buildings(g, seat, None), _ship(g, seat), _no_bridges()) & empty_land(g)
-            options = [int(p) for p in np.flatnonzero(area)] or [int(p) for p in np.flatnonzero(empty_land(g))]
+            area = _her_reach(g, owned_positions(g, seat), _ship(g, seat))
+            options = positions(area & empty_land_bits(g)) or positions(empty_land_bits(g))
     if not options:
         return None
     faction = faction_of(g, seat)
     order = automa_data().factions[faction].get("tie_breakers") if faction_step else None
     order = order or ["atp", "closest", "direction"]
-    terrain = g.state.hexes[:, H_TERRAIN]
+    terrain = g.state.hexes[:, H_TERRAIN].tolist()  # plain ints (issue 10)
     for rule in order:
         if len(options) == 1:
             break
         if rule == "atp":
             rank = atp_rank(TERRAIN_KEYS[int(g.state.players[seat, P_BOARD])], support.atp)
-            options = _keep_min(options, lambda p, rank=rank: rank[int(terrain[p])])
+            options = _keep_min(options, lambda p, rank=rank: rank[terrain[p]])
         elif rule == "human_atp":  # Kuddlers, Mimics: the humans' ATP cards (§10 #23: best rank)
             ranks = [atp_rank(TERRAIN_KEYS[int(g.state.players[h, P_BOARD])], support.atp) for h in humans(g)]
-            options = _keep_min(options, lambda p, ranks=ranks: min(r[int(terrain[p])] for r in ranks))
+            options = _keep_min(options, lambda p, ranks=ranks: min(r[terrain[p]] for r in ranks))
         elif rule == "closest":
             options = closest_to_humans(g, options)
         elif rule == "most_power":
-            options = _keep_min(options, lambda p: -power_to_humans(g, p))
+            power = power_to_humans_everywhere(g)
+            options = _keep_min(options, lambda p, power=power: -power[p])
     return directional(options, support.direction, support.count)
 
 
@@ -629,20 +667,20 @@ def _target(g: Game, seat: int, btype: int) -> int | None:
 
 
 def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
-    h = g.state.hexes
-    mine = [int(p) for p in np.flatnonzero(_her_buildings(g, seat, None))]
-    upgradable = [p for p in mine if _target(g, seat, int(h[p, H_BUILDING])) is not None]
+    btype = g.state.hexes[:, H_BUILDING].tolist()  # plain ints (issue 10)
+    targets = {b: _target(g, seat, b) for b in (Building.WORKSHOP, Building.GUILD, Building.SCHOOL)}
+    upgradable = [p for p in owned_positions(g, seat) if targets.get(btype[p]) is not None]
     candidates: list[int] = []
     if buildings.pieces_left(g, seat, Building.GUILD) > 0:  # §10 #10 (German text)
-        near = g.adjacency()[:, human_mask(g)].any(axis=1)
-        candidates = [p for p in upgradable if h[p, H_BUILDING] == Building.WORKSHOP and near[p]]
+        near = g.adjacency()[:, human_mask(g)].any(axis=1).tolist()
+        candidates = [p for p in upgradable if btype[p] == Building.WORKSHOP and near[p]]
     if not candidates:
         candidates = upgradable
     if not candidates:
         return  # §10 #9: nothing to upgrade
-    candidates = _keep_min(candidates, lambda p: power_to_humans(g, p))
+    candidates = _keep_min(candidates, power_to_humans_everywhere(g).__getitem__)
     pos = directional(candidates, support.direction, support.count)
-    new = _target(g, seat, int(h[pos, H_BUILDING]))
+    new = targets.get(btype[pos])
     assert new is not None
     buildings.replace(g, seat, pos, new)
     _build_done(g, seat, pos, new)
@@ -674,14 +712,14 @@ def catch_up(g: Game, seat: int, support: Card) -> int | None:
     options = [d for d in range(4) if can_advance(g, seat, d)]
     if not options:
         return None
-    levels = g.state.players[seat, P_SCIENCE]
+    levels = g.state.players[seat, P_SCIENCE].tolist()  # plain ints (issue 10)
     zero = [d for d in options if levels[d] == 0]
     if zero:
         options = zero
     hs = humans(g)
     if len(options) > 1 and hs:
-        top = g.state.players[hs][:, P_SCIENCE].max(axis=0)
-        options = _keep_min(options, lambda d: abs(int(levels[d]) - int(top[d])))
+        top = g.state.players[hs][:, P_SCIENCE].max(axis=0).tolist()
+        options = _keep_min(options, lambda d: abs(levels[d] - top[d]))
     return directional(options, support.direction, support.count)
 
 
@@ -769,18 +807,20 @@ def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_
 
 def take_turn(g: Game, seat: int) -> None:
     """§4.3: draw, check for passing, then queue the steps (offers may interleave)."""
-    rec = record(g, seat)
-    deck = _pile(rec, A_DECK, A_DECK_LEN)
-    discard = _pile(rec, A_DISCARD, A_DISCARD_LEN)
+    start = _record_start(g, seat)
+    rec = g.state.glob_ints[start : start + AUTOMA_FIELDS].tolist()  # plain ints, written back once (issue 10)
+    deck = rec[A_DECK.start : A_DECK.start + rec[A_DECK_LEN]]
+    discard = rec[A_DISCARD.start : A_DISCARD.start + rec[A_DISCARD_LEN]]
     if not deck:
-        automa_pass(g, seat, int(rec[A_SUPPORT]) or 1)
+        automa_pass(g, seat, rec[A_SUPPORT] or 1)
         return
     support = deck.pop(0)
     discard.insert(0, support)
     _store(rec, A_DECK, A_DECK_LEN, deck)
     _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
     rec[A_SUPPORT] = support
-    rec[A_UNSEEN] = int(rec[A_UNSEEN]) & ~card_bits([support, *deck[:1]])  # drawn, and the action card looked at
+    rec[A_UNSEEN] &= ~card_bits([support, *deck[:1]])  # drawn, and the action card looked at
+    g.state.glob[start : start + AUTOMA_FIELDS] = rec
     if is_pass(deck):
         automa_pass(g, seat, support)
         return

@@ -245,6 +245,21 @@ def bits(mask: np.ndarray) -> int:
     return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
 
 
+def positions(bit_set: int) -> list[int]:
+    """The positions of a bit set (``bits``), ascending: ``np.flatnonzero`` of its mask as ints."""
+    out = []
+    while bit_set:
+        low = bit_set & -bit_set
+        out.append(low.bit_length() - 1)
+        bit_set ^= low
+    return out
+
+
+def empty_land_bits(g: Game) -> int:
+    """``empty_land(g)`` as bits, cached with the hexes."""
+    return _terrain_bits(g, hex_cache(g))[0]
+
+
 @functools.cache
 def reach_table_bits(side: str, sail: int) -> tuple[int, ...]:
     """Per position, the ``reach`` table row (R39, no bridges) as bits."""
