@@ -588,7 +588,7 @@ def test_issue10_automa_and_setup_blocks_equal_the_array_version() -> None:
 
 def test_issue10_automa_power_and_distance_to_humans_equal_the_per_position_formulas() -> None:
     """AUTOMA.md §5.1 / §10 #12 (power a build would offer the humans) and the "closest" tie
-    breaker: ``power_to_humans_everywhere`` (one product, issue 10) equals the sum over each
+    breaker: ``power_to_humans_everywhere`` (one pass over the neighbour lists, issue 10) equals the sum over each
     position's neighbours, and ``closest_to_humans`` keeps exactly the options at the least
     distance computed option by option, in solo, two-Automa and two-human games."""
     from aoi_env.core import automa

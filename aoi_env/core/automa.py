@@ -528,8 +528,8 @@ def power_to_humans(g: Game, pos: int) -> int:
 
 
 def power_to_humans_everywhere(g: Game) -> list[int]:
-    """``power_to_humans`` at every position, in one product (issue 10: the Automa compares it
-    over all her candidates)."""
+    """``power_to_humans`` at every position, in one pass over the humans' buildings and their
+    neighbours (issue 10: the Automa compares it over all her candidates)."""
     values = buildings.power_values(g).tolist()
     neighbours = g.neighbours()  # adjacency() as lists: each human building adds to its neighbours
     out = [0] * len(neighbours)
