@@ -8,6 +8,7 @@ the function that caused it.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from aoi_env.core import decisions, turn
 from aoi_env.core.config import GameConfig
@@ -304,6 +305,16 @@ AUTOMA_GAMES = (
 
 def _automa_positions(first_seed: int):
     return _positions(tuple((config, first_seed + k) for k, config in enumerate(AUTOMA_GAMES)))
+
+
+def _automa_clones(first_seed: int):
+    """Clones of every third of ``_automa_positions`` (for tests that shuffle their fields), each
+    with the positions of its buildings."""
+    from aoi_env.core.state import H_BUILDING
+
+    for g in _automa_positions(first_seed):
+        if g.state.glob_ints[G_DECISIONS] % 3 == 0:
+            yield g.clone(), np.flatnonzero(g.state.hexes[:, H_BUILDING] > 0)
 
 
 def test_r43_r44_op21_city_check_equals_the_array_version() -> None:
@@ -646,17 +657,12 @@ def test_issue10_automa_valid_hexes_equal_the_mask_version() -> None:
     (random play marks few), and ``terrain.positions`` inverts ``terrain.bits``."""
     from aoi_env.core import automa
     from aoi_env.core.rules import terrain
-    from aoi_env.core.state import H_BUILDING, H_MARK
+    from aoi_env.core.state import H_MARK
 
     rng = np.random.default_rng(5)
     checked = together = 0
-    for g in _automa_positions(9):
-        if g.state.glob_ints[G_DECISIONS] % 3:
-            continue
-        g = g.clone()
-        h = g.state.hexes
-        built = np.flatnonzero(h[:, H_BUILDING] > 0)
-        h[built, H_MARK] = rng.random(len(built)) < 0.5
+    for g, built in _automa_clones(9):
+        g.state.hexes[built, H_MARK] = rng.random(len(built)) < 0.5
         for seat in range(g.config.players, g.seats):
             for structure in ("M", "U", "MR", "UR"):
                 got = automa.valid_hexes(g, seat, structure)
@@ -666,3 +672,89 @@ def test_issue10_automa_valid_hexes_equal_the_mask_version() -> None:
         empty = terrain.empty_land(g)
         assert terrain.positions(terrain.empty_land_bits(g)) == np.flatnonzero(empty).tolist()
     assert checked > 100 and together > 5
+
+
+def test_issue10_automa_distances_as_bits_equal_the_distance_table() -> None:
+    """AUTOMA.md §10 #4 (every hex step counts): ``automa._nearest`` (the distance table as bit
+    sets per position and radius, issue 10) is the least ``_cube_distance`` to a set of positions,
+    for random positions and sets of every size; an empty set is a ValueError."""
+    from aoi_env.core import automa
+    from aoi_env.data import NUM_POSITIONS
+
+    dist = automa._cube_distance()
+    rng = np.random.default_rng(4)
+    for _ in range(3000):
+        pos = int(rng.integers(NUM_POSITIONS))
+        targets = rng.choice(NUM_POSITIONS, size=int(rng.integers(1, 12)), replace=False)
+        assert automa._nearest(pos, sum(1 << int(q) for q in targets)) == int(dist[pos, targets].min())
+    with pytest.raises(ValueError, match="no target"):
+        automa._nearest(0, 0)
+
+
+def _upgrade_candidates_by_arrays(g: Game, seat: int) -> list[tuple[int, int]]:
+    """``automa.upgrade_candidates`` as it was before the thirteenth pass of issue 10: a mask of
+    the humans' buildings and the adjacency matrix."""
+    from aoi_env.core import automa
+    from aoi_env.core.rules import buildings
+    from aoi_env.core.state import H_BUILDING, H_OWNER
+
+    h = g.state.hexes
+    mine = np.flatnonzero((h[:, H_OWNER] == seat) & (h[:, H_BUILDING] > 0)).tolist()
+    upgradable = []
+    for p in mine:
+        for new in {1: (2,), 2: (5, 3), 3: (4,)}.get(int(h[p, H_BUILDING]), ()):
+            if buildings.pieces_left(g, seat, new) > 0:
+                upgradable.append((p, new))
+                break
+    if buildings.pieces_left(g, seat, Building.GUILD) > 0:
+        near = g.adjacency()[:, automa.human_mask(g)].any(axis=1)
+        workshops = [(p, new) for p, new in upgradable if h[p, H_BUILDING] == Building.WORKSHOP and near[p]]
+        if workshops:
+            return workshops
+    return upgradable
+
+
+def _can_advance_by_arrays(g: Game, seat: int, d: int) -> bool:
+    """``automa.can_advance`` (§10 #14) from the numpy player rows."""
+    from aoi_env.core.rules import science
+    from aoi_env.core.state import P_SCIENCE
+
+    level, top = int(g.state.players[seat, P_SCIENCE][d]), science.MAX_LEVEL
+    if level >= top or (level == science.KEY_LEVEL - 1 and science.keys_available(g.state.players[seat]) <= 0):
+        return False
+    return not (level == top - 1 and (np.delete(g.state.players[:, P_SCIENCE][:, d], seat) >= top).any())
+
+
+def test_issue10_automa_upgrade_candidates_and_catch_up_equal_the_array_version() -> None:
+    """AUTOMA.md §5.3 / §10 #9-#11 (what she upgrades, Workshops next to a human first) and the
+    §5.1 science catch-up: ``automa.upgrade_candidates`` (the humans' buildings as bits and the
+    neighbour lists) and ``automa.catch_up`` (science levels as plain ints, issue 10) equal the
+    array versions, on positions whose building types and science levels are shuffled (random
+    play upgrades and advances little)."""
+    from aoi_env.core import automa
+    from aoi_env.core.state import H_BUILDING, P_SCIENCE
+
+    rng = np.random.default_rng(13)
+    checked = near = caught_up = 0
+    for g, built in _automa_clones(13):
+        h = g.state.hexes
+        h[built, H_BUILDING] = rng.choice([1, 1, 2, 3, 4, 5], size=len(built))
+        g.state.players[:, P_SCIENCE] = rng.integers(0, 13, size=(g.seats, 4))
+        for seat in range(g.config.players, g.seats):
+            got = automa.upgrade_candidates(g, seat)
+            assert got == _upgrade_candidates_by_arrays(g, seat)
+            near += bool(got) and all(h[p, H_BUILDING] == Building.WORKSHOP for p, _ in got)
+            for card in (1, 5, 9):
+                support = automa.automa_data().cards[card]
+                levels = g.state.players[seat, P_SCIENCE].tolist()
+                options = [d for d in range(4) if _can_advance_by_arrays(g, seat, d)]
+                options = [d for d in options if levels[d] == 0] or options
+                top = g.state.players[: g.config.players, P_SCIENCE].max(axis=0).tolist()
+                if len(options) > 1:
+                    best = min(abs(levels[d] - top[d]) for d in options)
+                    options = [d for d in options if abs(levels[d] - top[d]) == best]
+                want = automa.directional(options, support.direction, support.count) if options else None
+                assert automa.catch_up(g, seat, support) == want
+                caught_up += want is not None
+            checked += 1
+    assert checked > 100 and near > 20 and caught_up > 100

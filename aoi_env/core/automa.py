@@ -51,6 +51,7 @@ from aoi_env.core.state import (
     P_SCHOLAR_SUPPLY,
     P_SCIENCE,
     P_VP,
+    PLAYER_FIELDS,
     bonus_row,
 )
 from aoi_env.data import DATA_DIR, INNOVATIONS_PER_PLAYER, NUM_POSITIONS, ROUNDS, DataError
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 DISC_KEYS = ("banking", "law", "engineering", "medicine")
 TERRAIN_KEYS = tuple(t.name.lower() for t in Terrain)[:7]
 NUM_CARDS = 14
+_AUTOMA_STEP = int(Kind.AUTOMA_STEP)  # an IntEnum member costs ~100 ns a look-up on Python 3.11 (issue 10)
 
 # step codes of the AUTOMA_STEP continuation (p0)
 TB, TB_ANYWHERE, UPGRADE, BLOCK, SCHOLAR, ADVANCE, INNOVATION, VP, PM_ADVANCE = range(1, 10)
@@ -472,6 +474,32 @@ def _cube_distance() -> np.ndarray:
     return diff.max(axis=2).astype(np.int16)
 
 
+@functools.cache
+def _within_bits() -> tuple[tuple[int, ...], ...]:
+    """``_cube_distance`` as bit sets: per position, for d = 0, 1, ... up to the largest distance
+    on the grid, the positions at most d hexes away (issue 10: the distance from a position to the
+    nearest of a set is the first d whose bits meet the set, no numpy indexing)."""
+    dist = _cube_distance()
+    longest = int(dist.max())
+    out = []
+    for row in dist.tolist():
+        within = [0] * (longest + 1)
+        for q, d in enumerate(row):
+            within[d] |= 1 << q
+        for d in range(1, longest + 1):
+            within[d] |= within[d - 1]
+        out.append(tuple(within))
+    return tuple(out)
+
+
+def _nearest(pos: int, targets: int) -> int:
+    """Hex distance from ``pos`` to the nearest position in the bit set ``targets`` (not empty)."""
+    for d, within in enumerate(_within_bits()[pos]):
+        if within & targets:
+            return d
+    raise ValueError("no target positions")
+
+
 def directional(options: list[int], direction: str, count: int) -> int:
     """§5.1 / §10 #1: RD = reading order, LU = its reverse; take the n-th, wrapping around."""
     order = sorted(options)
@@ -522,6 +550,15 @@ def human_mask(g: Game) -> np.ndarray:
     return mask & (h[:, H_BUILDING] > 0)
 
 
+def _human_bits(g: Game) -> int:
+    """``human_mask`` as bits: the positions of the humans' buildings (issue 10)."""
+    out = 0
+    for human in humans(g):
+        for pos in owned_positions(g, human):
+            out |= 1 << pos
+    return out
+
+
 def power_to_humans(g: Game, pos: int) -> int:
     """§5.1 "power you would gain": power values of human buildings adjacent to ``pos`` (§10 #12)."""
     return power_to_humans_everywhere(g)[pos]
@@ -541,11 +578,10 @@ def power_to_humans_everywhere(g: Game) -> list[int]:
 
 
 def closest_to_humans(g: Game, options: list[int]) -> list[int]:
-    targets = np.flatnonzero(human_mask(g))
-    if len(targets) == 0:
+    targets = _human_bits(g)
+    if not targets:
         return options
-    nearest = _cube_distance()[np.ix_(options, targets)].min(axis=1).tolist()  # per option (issue 10)
-    return _keep_min(options, dict(zip(options, nearest, strict=True)).__getitem__)
+    return _keep_min(options, lambda p: _nearest(p, targets))
 
 
 def _her_buildings(g: Game, seat: int, marked: bool | None) -> np.ndarray:
@@ -559,12 +595,8 @@ def _her_buildings(g: Game, seat: int, marked: bool | None) -> np.ndarray:
 
 
 def _ship(g: Game, seat: int) -> int:
-    rnd = min(max(int(g.state.glob[_g_round()]), 1), 6)
+    rnd = min(max(g.state.glob_ints[G_ROUND], 1), 6)
     return int(automa_data().levels[level_of(g, seat)]["ship"][rnd - 1])
-
-
-def _g_round() -> int:
-    return G_ROUND
 
 
 def _her_reach(g: Game, sources: list[int], ship: int) -> int:
@@ -590,10 +622,10 @@ def valid_hexes(g: Game, seat: int, structure: str) -> list[int]:
         reach = reach_table_bits(g.geo.name, ship)
         unmarked_bits = sum(1 << q for q in unmarked_at)
         if not any(reach[q] & unmarked_bits for q in marked_at):  # Bring together (§10 #5)
-            dist = _cube_distance()
-            d0 = int(dist[np.ix_(marked_at, unmarked_at)].min())
-            other = unmarked_at if structure == "MR" else marked_at
-            closer = [p for p in options if int(dist[p, other].min()) < d0]
+            d0 = min(_nearest(p, unmarked_bits) for p in marked_at)  # >= 1: they lie on different hexes
+            other = unmarked_bits if structure == "MR" else sum(1 << q for q in marked_at)
+            within = _within_bits()
+            closer = [p for p in options if within[p][d0 - 1] & other]  # nearer than d0
             if closer:
                 options = closer
     return options
@@ -641,7 +673,7 @@ def _build_done(g: Game, seat: int, pos: int, btype: int) -> None:
     offer at all when their bowls cannot take any."""
     players = g.state.players
     offered = (buildings.effective_offer(players[other], v) for other, v in buildings.offers(g, seat, pos))
-    record(g, seat)[A_LAST_OFFER] = max(offered, default=0)
+    g.state.glob_ints[_record_start(g, seat) + A_LAST_OFFER] = max(offered, default=0)
     buildings.after_build(g, seat, pos, btype)
 
 
@@ -660,36 +692,54 @@ def resolve_tb(g: Game, seat: int, support: Card, faction_step: bool, anywhere: 
     _build_done(g, seat, pos, Building.WORKSHOP)
 
 
-_UPGRADE_TO = {Building.WORKSHOP: (Building.GUILD,), Building.GUILD: (Building.PALACE, Building.SCHOOL),
-               Building.SCHOOL: (Building.UNIVERSITY,)}  # fmt: skip
+_UPGRADE_TO: dict[int, tuple[int, ...]] = {
+    int(Building.WORKSHOP): (int(Building.GUILD),),
+    int(Building.GUILD): (int(Building.PALACE), int(Building.SCHOOL)),
+    int(Building.SCHOOL): (int(Building.UNIVERSITY),),
+}
+"""What each building type can become, best first, as plain ints: her upgrade compares building
+types in loops, and an IntEnum member costs ~100 ns a look-up on Python 3.11 (issue 10)."""
+_WORKSHOP = int(Building.WORKSHOP)
 
 
 def _target(g: Game, seat: int, btype: int) -> int | None:
     """§5.3.4 / §10 #11: the highest power value building it can legally become."""
-    for new in _UPGRADE_TO.get(Building(btype), ()):
+    for new in _UPGRADE_TO.get(btype, ()):
         if buildings.pieces_left(g, seat, new) > 0:
-            return int(new)
+            return new
     return None
 
 
-def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
+def upgrade_candidates(g: Game, seat: int) -> list[tuple[int, int]]:
+    """(position, new building type) of each building she may upgrade (§5.3, §10 #11): only her
+    Workshops next to a human building while she has a Guild left and one is there (§10 #10,
+    German text), else all; empty when nothing can be upgraded (§10 #9)."""
     btype = g.state.hexes[:, H_BUILDING].tolist()  # plain ints (issue 10)
-    targets = {b: _target(g, seat, b) for b in (Building.WORKSHOP, Building.GUILD, Building.SCHOOL)}
-    upgradable = [p for p in owned_positions(g, seat) if targets.get(btype[p]) is not None]
-    candidates: list[int] = []
-    if buildings.pieces_left(g, seat, Building.GUILD) > 0:  # §10 #10 (German text)
-        near = g.adjacency()[:, human_mask(g)].any(axis=1).tolist()
-        candidates = [p for p in upgradable if btype[p] == Building.WORKSHOP and near[p]]
-    if not candidates:
-        candidates = upgradable
+    targets = {b: _target(g, seat, b) for b in _UPGRADE_TO}
+    upgradable: list[tuple[int, int]] = []
+    for p in owned_positions(g, seat):
+        new = targets.get(btype[p])
+        if new is not None:
+            upgradable.append((p, new))
+    if buildings.pieces_left(g, seat, Building.GUILD) > 0:
+        human, neighbours = _human_bits(g), g.neighbours()  # adjacency() as lists (issue 10)
+        near = [
+            (p, new) for p, new in upgradable if btype[p] == _WORKSHOP and any(human >> q & 1 for q in neighbours[p])
+        ]
+        if near:
+            return near
+    return upgradable
+
+
+def resolve_upgrade(g: Game, seat: int, support: Card) -> None:
+    """§5.3: of the candidates, the least power to the humans (§10 #12), then directional."""
+    candidates = dict(upgrade_candidates(g, seat))
     if not candidates:
         return  # §10 #9: nothing to upgrade
-    candidates = _keep_min(candidates, power_to_humans_everywhere(g).__getitem__)
-    pos = directional(candidates, support.direction, support.count)
-    new = targets.get(btype[pos])
-    assert new is not None
-    buildings.replace(g, seat, pos, new)
-    _build_done(g, seat, pos, new)
+    best = _keep_min(list(candidates), power_to_humans_everywhere(g).__getitem__)
+    pos = directional(best, support.direction, support.count)
+    buildings.replace(g, seat, pos, candidates[pos])
+    _build_done(g, seat, pos, candidates[pos])
 
 
 def resolve_block(g: Game, seat: int, support: Card) -> None:
@@ -705,7 +755,7 @@ def resolve_block(g: Game, seat: int, support: Card) -> None:
 
 def can_advance(g: Game, seat: int, d: int) -> bool:
     """§10 #14: not at 12, not at 11 with 12 taken, not at 7 without a key (she has none)."""
-    level = int(g.state.players[seat, P_SCIENCE.start + d])
+    level = g.state.players_ints[seat * PLAYER_FIELDS + P_SCIENCE.start + d]  # a Python int (issue 10)
     if level >= science.MAX_LEVEL:
         return False
     if level == science.KEY_LEVEL - 1 and science.keys_available(g.state.players[seat]) <= 0:
@@ -713,18 +763,24 @@ def can_advance(g: Game, seat: int, d: int) -> bool:
     return not (level == science.MAX_LEVEL - 1 and science.top_taken(g, seat, d))
 
 
+def _science_levels(g: Game, seat: int) -> list[int]:
+    """The seat's four science levels as plain ints (issue 10: no numpy scalars or fancy indexing)."""
+    start = seat * PLAYER_FIELDS + P_SCIENCE.start
+    return g.state.players_ints[start : start + 4].tolist()
+
+
 def catch_up(g: Game, seat: int, support: Card) -> int | None:
     """§5.1 catch-up: at 0, then closest to the highest human marker, then directional (B, L, E, M)."""
     options = [d for d in range(4) if can_advance(g, seat, d)]
     if not options:
         return None
-    levels = g.state.players[seat, P_SCIENCE].tolist()  # plain ints (issue 10)
+    levels = _science_levels(g, seat)
     zero = [d for d in options if levels[d] == 0]
     if zero:
         options = zero
     hs = humans(g)
     if len(options) > 1 and hs:
-        top = g.state.players[hs][:, P_SCIENCE].max(axis=0).tolist()
+        top = [max(column) for column in zip(*(_science_levels(g, h) for h in hs), strict=True)]
         options = _keep_min(options, lambda d: abs(levels[d] - top[d]))
     return directional(options, support.direction, support.count)
 
@@ -784,7 +840,7 @@ def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_
     support = automa_data().cards[support_no]
     faction_step = bool(flags & FACTION_FLAG)
     if code in (TB, TB_ANYWHERE, UPGRADE):
-        record(g, seat)[A_LAST_OFFER] = 0  # set again by the build, if any (Powermongers)
+        g.state.glob_ints[_record_start(g, seat) + A_LAST_OFFER] = 0  # set again by a build (Powermongers)
     if code in (TB, TB_ANYWHERE):
         resolve_tb(g, seat, support, faction_step, anywhere=code == TB_ANYWHERE)
     elif code == UPGRADE:
@@ -814,7 +870,8 @@ def resolve_step(g: Game, seat: int, code: int, value: int, flags: int, support_
 def take_turn(g: Game, seat: int) -> None:
     """§4.3: draw, check for passing, then queue the steps (offers may interleave)."""
     start = _record_start(g, seat)
-    rec = g.state.glob_ints[start : start + AUTOMA_FIELDS].tolist()  # plain ints, written back once (issue 10)
+    glob = g.state.glob_ints
+    rec = glob[start : start + AUTOMA_FIELDS].tolist()  # plain ints, written back once (issue 10)
     deck = rec[A_DECK.start : A_DECK.start + rec[A_DECK_LEN]]
     discard = rec[A_DISCARD.start : A_DISCARD.start + rec[A_DISCARD_LEN]]
     if not deck:
@@ -826,13 +883,14 @@ def take_turn(g: Game, seat: int) -> None:
     _store(rec, A_DISCARD, A_DISCARD_LEN, discard)
     rec[A_SUPPORT] = support
     rec[A_UNSEEN] &= ~card_bits([support, *deck[:1]])  # drawn, and the action card looked at
-    _PACK_RECORD(g.state.glob_ints, start * 4, *rec)  # glob is int32: 4 bytes a field
+    _PACK_RECORD(glob, start * 4, *rec)  # glob is int32: 4 bytes a field
     if is_pass(deck):
         automa_pass(g, seat, support)
         return
-    steps = build_steps(deck[0], support, int(g.state.glob[G_ROUND]), faction_of(g, seat), level_of(g, seat))
-    for code, value, flags in reversed(steps):
-        pending.push(g.state, Kind.AUTOMA_STEP, seat, code, value, flags, support)
+    faction = automa_data().faction_names[rec[A_FACTION]]  # faction_of and level_of, from the record read
+    state, step_kind = g.state, _AUTOMA_STEP
+    for code, value, flags in reversed(_steps(deck[0], glob[G_ROUND], faction, rec[A_LEVEL])):  # build_steps
+        pending.push(state, step_kind, seat, code, value, flags, support)
 
 
 def pass_vp(g: Game) -> int:

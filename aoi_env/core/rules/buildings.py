@@ -22,6 +22,7 @@ from aoi_env.core.state import (
     P_NEUTRAL_BUILT,
     P_TOOLS,
     P_VP,
+    PLAYER_FIELDS,
     Phase,
     PlayerRow,
 )
@@ -44,7 +45,7 @@ BUILD_EVENT = {
 
 def pieces_left(g: Game, seat: int, btype: int) -> int:
     """Pieces of ``btype`` still on the seat's planning board (R3, R66)."""
-    return g.data.building_pieces[btype] - int(g.state.players[seat, BUILT + btype])
+    return g.data.building_pieces[btype] - g.state.players_ints[seat * PLAYER_FIELDS + BUILT + btype]  # issue 10
 
 
 def count(g: Game, seat: int, btype: int) -> int:
