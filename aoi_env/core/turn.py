@@ -109,6 +109,7 @@ BUILT = P_BUILT.start
 # one past the last id of each action block a turn dispatches on (moves.BLOCKS)
 BUILDING_END, SCHOLAR_END, SPELL_END, BOOK_END = (sum(BLOCKS[b]) for b in ("BUILDING", "SCHOLAR", "SPELL", "BOOK"))
 _INNOV_SPECIAL = {SP_DEUS: "deus_ex_machina", SP_PROFESSORS: "professors"}  # their action ids (R101, R104)
+_MAIN, _POST, _END_ACTION = int(Kind.MAIN), int(Kind.POST), int(Kind.END_ACTION)  # plain ints (see flow._MAIN)
 
 
 def _special_competency() -> int:
@@ -427,17 +428,17 @@ def _main_apply(g: Game, row: Row, a: int) -> None:
     p = s.player_ints(seat)  # single fields only: Python ints (issue 10)
     if CONVERT_BASE <= a < CONVERT_BASE + NUM_CONVERSIONS:
         convert(p, a - CONVERT_BASE)
-        pending.push(s, Kind.MAIN, seat, row[2])
+        pending.push(s, _MAIN, seat, row[2])
         return
     if a == A_PASS:  # Pass is an action too: conversions may follow it (R79)
-        pending.push(s, Kind.END_ACTION, seat, 1, *convertible(p))
+        pending.push(s, _END_ACTION, seat, 1, *convertible(p))
         do_pass(g, seat)
         return
     if a == SPECIAL_BASE + SP_FACTION and "second_action" in (special_gain(g, seat, SP_FACTION) or {}):
         p[P_SPECIALS_USED] |= 1 << SP_FACTION  # Psychics: 5 power, then a second action (R100)
         effects.gain(g, seat, g.tab.faction_special[int(p[P_FACTION])])
         return
-    pending.push(s, Kind.END_ACTION, seat)
+    pending.push(s, _END_ACTION, seat)
     do_action(g, seat, a)
 
 
@@ -552,7 +553,7 @@ def _post_apply(g: Game, row: Row, a: int) -> None:
     seat = row[1]
     if a != DONE:
         convert(g.state.player_ints(seat), a - CONVERT_BASE)
-        pending.push(g.state, Kind.POST, seat)
+        pending.push(g.state, _POST, seat)
 
 
 def convertible(player: PlayerRow) -> tuple[int, int, int, int, int]:
@@ -570,4 +571,4 @@ def _end_action(g: Game, row: Row) -> None:
         before = list(row[3:8])
         if not any(now > was for now, was in zip(convertible(g.state.players[seat]), before, strict=True)):
             return
-    pending.push(g.state, Kind.POST, seat)
+    pending.push(g.state, _POST, seat)
