@@ -671,10 +671,10 @@ def _build_done(g: Game, seat: int, pos: int, btype: int) -> None:
     """Offers to the humans as for any build (R42); remember the largest for Powermongers: the
     power offered (§10 #13, accepted or not), which is what the human could gain (R42.5): no
     offer at all when their bowls cannot take any."""
+    made = buildings.after_build(g, seat, pos, btype)  # its offers: nothing it does changes a human's bowls
     players = g.state.players
-    offered = (buildings.effective_offer(players[other], v) for other, v in buildings.offers(g, seat, pos))
+    offered = (buildings.effective_offer(players[other], v) for other, v in made)
     g.state.glob_ints[_record_start(g, seat) + A_LAST_OFFER] = max(offered, default=0)
-    buildings.after_build(g, seat, pos, btype)
 
 
 def resolve_tb(g: Game, seat: int, support: Card, faction_step: bool, anywhere: bool) -> None:

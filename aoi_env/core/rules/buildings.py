@@ -147,10 +147,11 @@ def effective_offer(player: np.ndarray, v: int) -> int:
     return min(v, power.capacity(player), int(player[P_VP]) + 1)
 
 
-def after_build(g: Game, seat: int, pos: int, btype: int) -> None:
+def after_build(g: Game, seat: int, pos: int, btype: int) -> list[tuple[int, int]]:
     """The build event (R55): per-build VP now, then power offers, then the city check.
 
-    Acquisition effects (palace tile, competency) must already be on the stack below.
+    Acquisition effects (palace tile, competency) must already be on the stack below.  Returns
+    the ``offers`` of the build (none at setup), which the Automa's Powermongers record (§10 #13).
     """
     event = BUILD_EVENT.get(Building(btype))
     if event:
@@ -163,10 +164,12 @@ def after_build(g: Game, seat: int, pos: int, btype: int) -> None:
     if g.is_player(seat):  # the Automa founds no cities (AUTOMA.md §10 #26)
         pending.push(g.state, Kind.CITY_CHECK, seat)
     if g.state.glob.item(G_PHASE) == Phase.SETUP:
-        return  # OP-56: setup placements make no offers (C10's Tower taken at setup, R22, R23)
-    for other, v in reversed(offers(g, seat, pos)):
+        return []  # OP-56: setup placements make no offers (C10's Tower taken at setup, R22, R23)
+    made = offers(g, seat, pos)
+    for other, v in reversed(made):
         if effective_offer(g.state.players[other], v) > 0:
             pending.push(g.state, Kind.OFFER, other, v, seat)
+    return made
 
 
 # At the bottom: effects imports this module (a function-level import cost ~1.5 µs a call, issue 10).
