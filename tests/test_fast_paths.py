@@ -597,6 +597,14 @@ def test_issue10_automa_and_setup_blocks_equal_the_array_version() -> None:
     assert checked > 1000 and setup > 20
 
 
+def _human_mask_by_arrays(g: Game) -> np.ndarray:
+    """The humans' buildings as a mask of the hexes: the array form ``automa._human_bits`` replaced."""
+    from aoi_env.core.state import H_BUILDING, H_OWNER
+
+    h = g.state.hexes
+    return np.isin(h[:, H_OWNER], [s for s in range(g.seats) if g.is_player(s)]) & (h[:, H_BUILDING] > 0)
+
+
 def test_issue10_automa_power_and_distance_to_humans_equal_the_per_position_formulas() -> None:
     """AUTOMA.md §5.1 / §10 #12 (power a build would offer the humans) and the "closest" tie
     breaker: ``power_to_humans_everywhere`` (one pass over the neighbour lists, issue 10) equals the sum over each
@@ -609,7 +617,7 @@ def test_issue10_automa_power_and_distance_to_humans_equal_the_per_position_form
     for g in _automa_positions(6):
         if g.state.glob_ints[G_DECISIONS] % 2:
             continue
-        humans = automa.human_mask(g)
+        humans = _human_mask_by_arrays(g)
         values = automa.buildings.power_values(g)
         adjacency = g.adjacency()
         want = [int(values[adjacency[pos] & humans].sum()) for pos in range(len(humans))]
@@ -694,7 +702,6 @@ def test_issue10_automa_distances_as_bits_equal_the_distance_table() -> None:
 def _upgrade_candidates_by_arrays(g: Game, seat: int) -> list[tuple[int, int]]:
     """``automa.upgrade_candidates`` as it was before the thirteenth pass of issue 10: a mask of
     the humans' buildings and the adjacency matrix."""
-    from aoi_env.core import automa
     from aoi_env.core.rules import buildings
     from aoi_env.core.state import H_BUILDING, H_OWNER
 
@@ -707,7 +714,7 @@ def _upgrade_candidates_by_arrays(g: Game, seat: int) -> list[tuple[int, int]]:
                 upgradable.append((p, new))
                 break
     if buildings.pieces_left(g, seat, Building.GUILD) > 0:
-        near = g.adjacency()[:, automa.human_mask(g)].any(axis=1)
+        near = g.adjacency()[:, _human_mask_by_arrays(g)].any(axis=1)
         workshops = [(p, new) for p, new in upgradable if h[p, H_BUILDING] == Building.WORKSHOP and near[p]]
         if workshops:
             return workshops

@@ -541,17 +541,9 @@ def humans(g: Game) -> list[int]:
     return [s for s in range(g.seats) if g.is_player(s)]
 
 
-def human_mask(g: Game) -> np.ndarray:
-    h = g.state.hexes
-    owners = h[:, H_OWNER]
-    mask = np.zeros(NUM_POSITIONS, dtype=bool)
-    for s in humans(g):
-        mask |= owners == s
-    return mask & (h[:, H_BUILDING] > 0)
-
-
 def _human_bits(g: Game) -> int:
-    """``human_mask`` as bits: the positions of the humans' buildings (issue 10)."""
+    """The positions of the humans' buildings (neutral ones included) as bits, from the building
+    index (issue 10: no mask of the hexes)."""
     out = 0
     for human in humans(g):
         for pos in owned_positions(g, human):
