@@ -112,25 +112,39 @@ C call, and no handler can change it)."""
 
 ROW_BYTES = STACK_FIELDS * 4
 """Bytes of one pending row in ``state.stack_ints`` (int32 fields): row ``i`` starts at ``i * ROW_BYTES``."""
-_PACK_ROW = tuple(struct.Struct(f"={2 + n}i{4 * (STACK_FIELDS - 2 - n)}x").pack_into for n in range(STACK_FIELDS - 1))
-"""``_PACK_ROW[n](buffer, offset, kind, seat, *params)`` writes a whole row with ``n`` parameters,
-the unused ones as zeros (struct pads with zero bytes): one C call instead of a tuple, an array
-and a slice assignment (issue 10)."""
+_PACK_ROW = struct.Struct(f"={STACK_FIELDS}i").pack_into
+"""``_PACK_ROW(buffer, offset, kind, seat, p0, ..., p5)`` writes a whole row in one C call instead
+of a tuple, an array and a slice assignment (issue 10)."""
 read_row = struct.Struct(f"={STACK_FIELDS}i").unpack_from
 """``read_row(state.stack_ints, i * ROW_BYTES)``: row ``i`` of the stack as a tuple of ints, in one
 C call (issue 10)."""
 
 
-def push(state: State, kind: int, seat: int, *params: int) -> None:
-    """Put a decision or automatic step on top of the stack: it is resolved before what is below."""
+assert STACK_FIELDS == 8, "push names the six parameters p0..p5"
+
+
+def push(
+    state: State,
+    kind: int,
+    seat: int,
+    p0: int = 0,
+    p1: int = 0,
+    p2: int = 0,
+    p3: int = 0,
+    p4: int = 0,
+    p5: int = 0,
+    *more: int,
+) -> None:
+    """Put a decision or automatic step on top of the stack: it is resolved before what is below.
+    The parameters are named, not ``*params``: no tuple to build and unpack at each of the ~2
+    pushes a decision (issue 10); ``more`` only catches a seventh one for the error."""
+    if more:
+        raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {6 + len(more)}")
     glob = state.glob_ints  # Python-int views of the arrays (State, issue 10)
     depth = glob[G_DEPTH]
     if depth >= MAX_STACK:
         raise RuntimeError("pending stack overflow")
-    n = len(params)
-    if n > STACK_FIELDS - 2:
-        raise ValueError(f"a pending row holds at most {STACK_FIELDS - 2} parameters, got {n}")
-    _PACK_ROW[n](state.stack_ints, depth * ROW_BYTES, kind, seat, *params)
+    _PACK_ROW(state.stack_ints, depth * ROW_BYTES, kind, seat, p0, p1, p2, p3, p4, p5)
     glob[G_DEPTH] = depth + 1
 
 
