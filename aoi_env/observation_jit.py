@@ -24,7 +24,6 @@ import numpy as np
 
 from aoi_env.core.board import BRIDGE_DIRECTIONS, MAX_SAILING
 from aoi_env.core.pending import Kind
-from aoi_env.core.rules import terrain as terrain_rules
 from aoi_env.core.state import (
     G_BOOK_ACTIONS,
     G_BOOKS_USED,
@@ -40,6 +39,9 @@ from aoi_env.core.state import (
     H_OWNER,
     H_TERRAIN,
     P_BOARD,
+    P_BONUS,
+    P_PASSED,
+    P_SAILING,
     Phase,
 )
 from aoi_env.data import NUM_COLS
@@ -134,7 +136,6 @@ def _kernel(
     bridges: np.ndarray,
     stack: np.ndarray,
     observer: int,
-    sail: int,
     prog: np.ndarray,
     numbers: np.ndarray,
 ) -> None:  # pragma: no cover - compiled by numba (its twin is tested against the numpy encoder)
@@ -145,6 +146,15 @@ def _kernel(
     empty_after, bit_pos, bit_dst = prog[prog[6] : prog[7]], prog[prog[7] : prog[8]], prog[prog[8] : prog[9]]
     num_dst, ones = prog[prog[9] : prog[10]], prog[prog[10] : prog[11]]
     n_line, n_flag, n_num = line.shape[0] // 4, flag_dst.shape[0], num_dst.shape[0]
+    # the observer's effective sailing, as ``terrain.sailing``: the track, plus the reach bonus
+    # of a player's bonus tile in Phase II until it passes (R138, OP-41, R78.2); ``sailing``
+    # holds the number of players, then each bonus tile's reach bonus (a Python call less, issue 10)
+    sailing = prog[prog[12] : prog[13]]
+    sail = players2d[observer, P_SAILING]
+    if observer < sailing[0] and glob[_PHASE] == _ACTIONS and players2d[observer, P_PASSED] == 0:
+        bonus = players2d[observer, P_BONUS]
+        if bonus >= 0:
+            sail += sailing[1 + bonus]
     # the reach words (uint64 bits kept as int64) of the observer's sailing: P rows of _WORDS
     reach_rows = prog[prog[11] + min(sail, MAX_SAILING) * P * _WORDS : prog[12]]
     num_scale, num_low = numbers[:n_num], numbers[n_num : 2 * n_num]
@@ -332,7 +342,6 @@ def write(out: np.ndarray, g: Game, observer: int) -> None:
         s.bridges,
         s.stack,
         observer,
-        terrain_rules.sailing(g, observer),
         *_static_arguments(g, observer),
     )
 
@@ -346,7 +355,7 @@ def _first_call(*args: Any) -> None:
     the compiled overload for ``write``'s later calls.
 
     The dispatcher works out the numba type of every argument at every call (~3,900 instructions
-    for the kernel's 13 arguments then, 10 now; issue 10).  Every call has the same types:
+    for the kernel's 13 arguments then, 9 now; issue 10).  Every call has the same types:
     ``out`` is a C-contiguous float32 vector (``encode_into`` and ``ObservationEncoder`` check
     it or make it), the static arguments come from ``_packed``, and ``State`` refuses arrays of
     another dtype, shape or layout.  Where a numba version keeps its overloads elsewhere, every
@@ -363,7 +372,8 @@ def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's arguments that depend on the configuration and the observer only, kept on
     the game: the gather tables, the game-parameter indices and the board side's reach words
     packed into one int64 array (``prog``: n_hot, n_bits, the start of each part, then source,
-    line, flag_dst, table, empty_after, bit_pos, bit_dst, num_dst, ones, reach), and the count
+    line, flag_dst, table, empty_after, bit_pos, bit_dst, num_dst, ones, reach, then the number of
+    players and each bonus tile's reach bonus for the observer's sailing), and the count
     scales and floors with the board side's border, printed spots and spot matrix as one float64
     array (``numbers``).  Two arrays instead of sixteen arguments: numba's call costs ~40 ns per
     argument, and each array argument a reference-counted wrapper made and freed (issue 10)."""
@@ -372,7 +382,8 @@ def _static_arguments(g: Game, observer: int) -> tuple[np.ndarray, np.ndarray]:
         cache = g._obs_static = {}
     out = cache.get(observer)
     if out is None:
-        out = cache[observer] = _packed(g.seats, observer, g.geo.name, _game_ones(g).tobytes())
+        ones = _game_ones(g).tobytes()
+        out = cache[observer] = _packed(g.seats, observer, g.geo.name, ones, g.config.players, g.tab.bonus_reach)
     return out
 
 
@@ -421,7 +432,9 @@ def _split_hot(table: np.ndarray, n_hot: int) -> HotSplit:
 
 
 @functools.cache
-def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.ndarray, np.ndarray]:
+def _packed(
+    seats: int, observer: int, side_name: str, ones: bytes, players: int, bonus_reach: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
     """(prog, numbers) of ``_static_arguments``."""
     prog = _compiled_gather(seats, observer)
     split = _split_hot(prog.table, prog.n_hot)
@@ -430,7 +443,8 @@ def _packed(seats: int, observer: int, side_name: str, ones: bytes) -> tuple[np.
     source = np.concatenate([prog.source[split.order], prog.source[prog.n_hot :]])
     empty_after = np.array([position[i] if i < prog.n_hot else i for i in prog.empty_after.tolist()], np.int64)
     parts = [source, split.line, split.flag_dst, split.table, empty_after, prog.bit_pos, prog.bit_dst, prog.num_dst,
-             np.frombuffer(ones, dtype=np.intp), _reach_words(side_name).reshape(-1).view(np.int64)]  # fmt: skip
+             np.frombuffer(ones, dtype=np.intp), _reach_words(side_name).reshape(-1).view(np.int64),
+             np.array([players, *bonus_reach], dtype=np.int64)]  # fmt: skip
     header = 2 + len(parts) + 1  # n_hot, n_bits, where each part starts and where the last ends
     starts = np.cumsum([header] + [len(part) for part in parts])
     packed = np.concatenate([[prog.n_hot, prog.n_bits], starts, *parts]).astype(np.int64)

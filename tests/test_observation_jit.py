@@ -193,3 +193,36 @@ def test_issue10_compiled_static_hex_planes_equal_the_numpy_ones_for_every_flag_
         hexes[built[0], H_BUILDING] = building
         assert hexes[built[0], H_OWNER] >= 0
         np.testing.assert_array_equal(fast.encode(g, 0), reference.encode(g, 0))
+
+
+@needs_numba
+@pytest.mark.parametrize("config", ["aoi(players=3)", "aoi(players=2,automa=druids:2)"])
+def test_issue10_kernel_sailing_equals_the_rules_sailing_r138(config: str) -> None:
+    """The kernel works out the observer's sailing itself (issue 10: no Python call per
+    observation): the track, +1 with B1 in Phase II (R138, OP-41), not once its holder passed
+    (R78.2), not in other phases and never for an Automa.  The vectors equal the numpy
+    encoder's, which reads ``terrain.sailing``, and the reach plane does change with B1."""
+    from aoi_env.core.rules import terrain
+    from aoi_env.core.state import G_PHASE, G_ROUND, P_BONUS, P_PASSED, P_SAILING, Phase
+
+    fast, reference = ObservationEncoder(compiled=True), ObservationEncoder(compiled=False)
+    g = Game(config, seed=21)
+    s = g.state
+    rng = np.random.default_rng(21)
+    while s.glob[G_PHASE] != Phase.ACTIONS or s.glob[G_ROUND] < 2:  # some buildings: round 2+
+        g.apply_action(random_action(g, rng))
+    b1 = g.tab.bonus_reach.index(1)
+    changed = 0
+    for seat in range(g.seats):
+        s.players[seat, P_SAILING] = 0
+        for phase in (Phase.ACTIONS, Phase.INCOME):
+            s.glob[G_PHASE] = phase
+            vectors = {}
+            for bonus, passed in ((b1, 0), (b1, 1), (-1, 0), (b1 ^ 1, 0)):
+                s.players[seat, P_BONUS], s.players[seat, P_PASSED] = bonus, passed
+                expected = 1 if (bonus == b1 and not passed and phase == Phase.ACTIONS and g.is_player(seat)) else 0
+                assert terrain.sailing(g, seat) == expected
+                vectors[bonus, passed] = fast.encode(g, seat)
+                np.testing.assert_array_equal(vectors[bonus, passed], reference.encode(g, seat))
+            changed += not np.array_equal(vectors[b1, 0], vectors[-1, 0])
+    assert changed >= 1  # B1's reach shows in some seat's observation (the test can fail)
