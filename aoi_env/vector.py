@@ -119,7 +119,7 @@ class VectorGame:
         if not isinstance(rng, np.random.Generator):  # None / a seed gave an AttributeError
             raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
         picks = rng.integers(np.fromiter((len(g._legal) for g in self.games), np.int64, self.n)).tolist()
-        return np.array([g._legal[k] for g, k in zip(self.games, picks, strict=True)], dtype=np.int64)
+        return np.array([sorted(g._legal)[k] for g, k in zip(self.games, picks, strict=True)], dtype=np.int64)
 
     # -- stepping --------------------------------------------------------------------------
 

@@ -99,14 +99,35 @@ def test_r76_unused_specials_equal_special_gain() -> None:
 
 def test_action_mask_marks_exactly_the_legal_ids_in_a_new_array() -> None:
     """The mask is int8[NUM_ACTIONS], 1 exactly at the legal ids, writable, and a new array each
-    call (a caller may modify it without touching the game or the next mask)."""
-    for i, g in enumerate(_positions((("aoi(players=3)", 10),))):
+    call (a caller may modify it without touching the game or the next mask).  The engine keeps
+    the ids in the order its handlers list them (MAIN, OFFER, DRAFT_PICK and SOLO_PICK list them
+    out of order; issue 10: the mask needs no sort), and ``legal_actions`` / ``legal_moves`` /
+    ``VectorGame.random_actions`` still give id order."""
+    from aoi_env.vector import VectorGame
+
+    configs = (
+        ("aoi(players=3)", 10),
+        ("aoi(players=3,distribution=draft)", 11),
+        ("aoi(players=1,automa=mimics:2)", 12),
+    )
+    out_of_order = 0
+    for i, g in enumerate(_positions(configs)):
         mask = g.action_mask()
         assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
         assert np.flatnonzero(mask).tolist() == g.legal_actions()
+        out_of_order += g._legal != g.legal_actions()
         if i % 50 == 0:
             mask[:] = 1
             assert np.flatnonzero(g.action_mask()).tolist() == g.legal_actions()
+            assert g.legal_moves() == [g.move_str(a) for a in g.legal_actions()]
+    assert out_of_order > 100  # the handlers' order does differ: the sorts above are tested
+    vector = VectorGame("aoi(players=3,distribution=draft)", 6, seed=3)
+    for _ in range(200):
+        picks = np.random.default_rng(7).integers([len(g.legal_actions()) for g in vector.games]).tolist()
+        expected = [g.legal_actions()[k] for g, k in zip(vector.games, picks, strict=True)]
+        actions = vector.random_actions(np.random.default_rng(7))
+        assert actions.tolist() == expected
+        vector.step(actions)
 
 
 def test_r54_r39_building_index_equals_the_hexes() -> None:

@@ -193,7 +193,7 @@ class Game:
         ) = _seat_constants(config.seats)  # its first call imports (registers) the handlers
         from aoi_env.core import setup
 
-        self._legal: list[int] = []
+        self._legal: list[int] = []  # in the handler's order: the mask needs no sort (legal_actions sorts)
         self._seat = -1  # the deciding seat, set with _legal (the stack's top between decisions)
         self._adj_cache: tuple[bytes, np.ndarray] | None = None
         self._nb_cache: tuple[bytes, tuple[tuple[int, ...], ...]] | None = None
@@ -238,7 +238,7 @@ class Game:
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the current seat, in id order (a new list; empty when over)."""
-        return list(self._legal)
+        return sorted(self._legal)  # kept in the handler's order: the mask needs no sort (issue 10)
 
     def action_mask(self) -> np.ndarray:
         """int8[NUM_ACTIONS], 1 at the legal ids: a new writable array every call."""
@@ -249,7 +249,7 @@ class Game:
 
     def legal_moves(self) -> list[str]:
         """``legal_actions()`` in notation (docs/notation.md), in the same order."""
-        return [self._describe(a) for a in self._legal]
+        return [self._describe(a) for a in sorted(self._legal)]
 
     def move_str(self, action: int) -> str:
         """Notation of a legal id in the current position (docs/notation.md); ValueError otherwise."""
@@ -371,7 +371,7 @@ class Game:
     def _refresh(self) -> None:
         """Recompute the legal ids of the pending decision (after loading a state)."""
         row = pending.top(self.state)
-        self._legal = [] if row is None else sorted(HANDLERS[row[0]].legal(self, row))
+        self._legal = [] if row is None else HANDLERS[row[0]].legal(self, row)
         self._seat = -1 if row is None else row[1]
 
     def _check_loaded(self) -> None:
@@ -452,12 +452,11 @@ class Game:
                     pending.pop(s)
                     continue
                 raise RuntimeError(f"no legal move for {Kind(kind).name} of seat {row[1]}")
-            legal = sorted(legal)
             if len(legal) == 1 and skip_forced:
                 self._apply(legal[0])
                 continue
             if random_setup and glob[G_PHASE] == _SETUP:
-                self._apply(legal[int(self.rng().integers(len(legal)))])
+                self._apply(sorted(legal)[int(self.rng().integers(len(legal)))])
                 continue
             self._legal = legal
             self._seat = row[1]
