@@ -254,7 +254,8 @@ def test_issue10_push_writes_the_whole_row_over_a_stale_one():
 def test_issue10_the_int_views_are_the_arrays_own_memory():
     """``glob_ints`` / ``stack_ints`` / ``players_ints`` (the fast paths of the pending stack, the
     conversions and the gains) read and write the same memory as ``glob`` / ``stack`` /
-    ``players``, row after row; a clone's and an unpickled state's views are their own arrays',
+    ``players``, row after row; a clone's and an unpickled state's views (``player_ints``' rows,
+    made once per state, included) are their own arrays',
     and a state whose glob, stack or players are not int32 is refused by name."""
     from aoi_env.core import pending
     from aoi_env.core.state import STACK_FIELDS
@@ -277,6 +278,10 @@ def test_issue10_the_int_views_are_the_arrays_own_memory():
     assert int(s.players[2, P_VP]) == 77 and s.players_ints.tolist() == s.players.reshape(-1).tolist()
     s.players[1, P_VP] = 55  # ... and the other way round
     assert s.player_ints(1)[P_VP] == 55 and len(row) == s.players.shape[1]
+    assert [len(s.player_ints(seat)) for seat in range(3)] == [s.players.shape[1]] * 3
+    for copy in (s.clone(), pickle.loads(pickle.dumps(s))):  # the row views made above stay s's
+        copy.player_ints(2)[P_VP] = 5
+        assert int(copy.players[2, P_VP]) == 5 and int(s.players[2, P_VP]) == 77
     with pytest.raises(ValueError, match=r"state.glob must be a C-contiguous int32 array .* got int64"):
         State(s.hexes, s.players, s.glob.astype(np.int64), s.bridges, s.stack)
     with pytest.raises(ValueError, match=r"state.players must be a C-contiguous int32 array .* got int16"):

@@ -224,7 +224,7 @@ def _layout_problem(arrays: tuple[Any, ...]) -> str:
 class State:
     """One position: arrays only.  Build with ``State.empty(seats)`` and fill via setup."""
 
-    __slots__ = ("hexes", "players", "glob", "bridges", "stack", "glob_ints", "stack_ints", "players_ints")
+    __slots__ = ("hexes", "players", "glob", "bridges", "stack", "glob_ints", "stack_ints", "players_ints", "_rows")
 
     def __init__(
         self, hexes: np.ndarray, players: np.ndarray, glob: np.ndarray, bridges: np.ndarray, stack: np.ndarray
@@ -251,13 +251,17 @@ class State:
         self.glob_ints = glob.data
         self.stack_ints = memoryview(stack).cast("B").cast("i")
         self.players_ints = memoryview(players).cast("B").cast("i")  # seat s: [s * PLAYER_FIELDS, ...)
+        self._rows: tuple[memoryview, ...] | None = None  # player_ints' row views, made on first use
 
     def player_ints(self, seat: int) -> memoryview:
         """The seat's player row as a 1-D int view of the same memory: indexing it reads and
         writes Python ints, several times cheaper than a numpy row's scalars (issue 10), for the
         hot paths that only index single fields (conversions, gains)."""
-        start = seat * PLAYER_FIELDS
-        return self.players_ints[start : start + PLAYER_FIELDS]
+        rows = self._rows
+        if rows is None:  # one slice per seat per state, not per call (~1,100 instructions each; issue 10)
+            ints = self.players_ints
+            rows = self._rows = tuple(ints[i : i + PLAYER_FIELDS] for i in range(0, len(ints), PLAYER_FIELDS))
+        return rows[seat]
 
     def __reduce__(self) -> tuple[type[State], tuple[np.ndarray, ...]]:
         """Pickle the five arrays (the int views are rebuilt from them)."""
