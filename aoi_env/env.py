@@ -526,7 +526,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             return
         if action is None:
             raise ValueError(f"{agent} must act (pending: {self._pending_name(game)}); got None")
-        acting = self.possible_agents[game.current_seat()]
+        acting = self.possible_agents[game._seat]  # current_seat() without its call (~330 instructions; issue 10)
         if agent != acting:  # agent_selection was changed by hand: never act for the wrong seat
             raise ValueError(f"{agent} cannot act now: the pending decision ({self._pending_name(game)}) is {acting}'s")
         if isinstance(action, np.ndarray) and action.shape == ():
@@ -538,12 +538,13 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if self.check_invariants:
             self._check(game)
         self._cumulative_rewards[agent] = 0.0
-        if game.is_over():
+        seat = game._seat  # current_seat(): -1 once the game is over (is_over()), no seat decides
+        if seat < 0:
             self._clear_rewards()
             self._finish(game)
             self._accumulate_rewards()
         else:  # rewards are all zero until the end (final rewards only): nothing to clear or add
-            self.agent_selection = self.possible_agents[game.current_seat()]
+            self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 
@@ -595,7 +596,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             seat = None
         if seat is None:
             self._known(agent)  # raises the ValueError naming the agents
-        deciding = game.current_seat() == seat and not (self.terminations.get(agent) or self.truncations.get(agent))
+        deciding = game._seat == seat and not (self.terminations.get(agent) or self.truncations.get(agent))
         mask = game.action_mask() if deciding else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
 

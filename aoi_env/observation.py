@@ -286,7 +286,7 @@ class ObservationEncoder:
 
     def encode(self, g: Game, observer: int) -> np.ndarray:
         """The observation of ``observer`` (a seat) as a new float32 vector of ``OBS_SIZE``."""
-        n = g.seats
+        n = g._seats  # the seats property without its call (issue 10)
         if type(observer) is not int and (isinstance(observer, bool) or not isinstance(observer, np.integer)):
             raise ValueError(f"observer must be a seat number, got {observer!r}")
         if not 0 <= observer < n:

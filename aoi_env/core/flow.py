@@ -52,7 +52,7 @@ dropped it), ~2% of an engine decision in all (issue 10)."""
 
 
 def order(g: Game) -> list[int]:
-    return g.state.glob_ints[G_ORDER.start : G_ORDER.start + g.seats].tolist()
+    return g.state.glob_ints[G_ORDER.start : G_ORDER.start + g._seats].tolist()  # not the property: ~600 instructions
 
 
 @sequence_step
