@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 from aoi_env.cli import main
+from tests.test_training import needs_train
 
 # -- records and replay ---------------------------------------------------------------------------
 
@@ -195,6 +197,7 @@ def test_balance_saves_replayable_records_and_lists_flagged_outliers(tmp_path: P
 # -- training: max_minutes ---------------------------------------------------------------------
 
 
+@needs_train
 def test_max_minutes_adds_a_time_limit_that_stops_learning_when_the_time_is_up(tmp_path: Path, capsys) -> None:
     """docs/training.md: ``max_minutes`` is the wall-time cap of learning (0 = none).  The run's
     callbacks then hold a ``TimeLimit`` of max_minutes * 60 s, which lets learning go on before the
@@ -448,6 +451,7 @@ def test_model_opponent_in_the_pool_loads_the_saved_file_and_plays_legal_moves(
 # -- the tournament's progress bar -------------------------------------------------------------
 
 
+@pytest.mark.skipif(importlib.util.find_spec("tqdm") is None, reason="tqdm comes with the train extra")
 def test_tournament_progress_bar_counts_every_game_and_is_off_when_asked(
     monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:

@@ -8,6 +8,7 @@ only ever plays legal ids, so the illegal-action count stays 0.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -19,6 +20,12 @@ import pytest
 from aoi_env import Game
 from train.config import TrainConfig, apply_override, load_config
 from train.records import load
+
+needs_train = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None or importlib.util.find_spec("sb3_contrib") is None,
+    reason="needs the train extra (torch, sb3-contrib): pip install -e '.[train]'",
+)
+"""For the tests that learn or load a model; CI and the README's test command install the extra."""
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -197,6 +204,7 @@ def test_training_modules_import_no_torch_until_used():
 # -- smoke run -----------------------------------------------------------------------------------
 
 
+@needs_train
 def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """A few hundred steps with every callback on, then resume from the checkpoint and ``aoi eval``."""
     from train.train import model_name, run_training
@@ -275,6 +283,7 @@ def test_smoke_train_evaluate_resume_and_cli_eval(tmp_path: Path, capsys: pytest
     assert not (out / "results.md").exists() and "results in " + str(out / "results.json") in text
 
 
+@needs_train
 def test_training_interrupted_by_ctrl_c_saves_the_model_so_far(tmp_path: Path, monkeypatch, capsys) -> None:
     """Ctrl-C during learning saves OUT/<name>-interrupted.zip, says how to resume and stops (the
     KeyboardInterrupt goes on: aoi exits 130); nothing was saved and nothing said before."""
@@ -296,6 +305,7 @@ def test_training_interrupted_by_ctrl_c_saves_the_model_so_far(tmp_path: Path, m
     assert f"interrupted at 64 steps; the model so far: {saved} (continue with --resume {saved})" in said
 
 
+@needs_train
 def test_model_files_are_checked_before_any_work(tmp_path: Path) -> None:
     """A model path that is missing, a folder or no saved model (results.json) is a ValueError
     naming it, for --resume, aoi eval --model / --vs and model: opponents, before training or
@@ -424,6 +434,7 @@ def test_a_shipped_config_of_another_command_is_named(tmp_path: Path, monkeypatc
         assert load_yaml("configs/quick.yaml", "balance")["out"] == "runs/quick"
 
 
+@needs_train
 def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):
     """PolicyAgent (deterministic) returns what MaskablePPO.predict returns with the same mask (P7),
     and make_agent("model:PATH") builds it."""
@@ -459,6 +470,7 @@ def test_policy_agent_plays_the_models_masked_choice(tmp_path: Path):
         make_agent(f"model:{tmp_path}/missing.zip")
 
 
+@needs_train
 def test_stochastic_eval_rows_do_not_depend_on_the_rows_before_them(tmp_path: Path, capsys) -> None:
     """``aoi eval --stochastic --vs A B``: B's row is the row ``--vs B`` gives.  One sampling agent
     used to play every row, so its generator carried over and B's games depended on A's."""
@@ -478,6 +490,7 @@ def test_stochastic_eval_rows_do_not_depend_on_the_rows_before_them(tmp_path: Pa
     capsys.readouterr()
 
 
+@needs_train
 def test_a_model_of_another_observation_layout_is_a_clear_error(tmp_path: Path):
     """A model trained on an older observation layout (schema 1: 5,891 floats) is refused with a
     ValueError naming both sizes, not a torch shape error in the middle of a game."""
@@ -508,6 +521,7 @@ def test_docs_and_quick_config_state_the_current_observation_size():
     assert f"({OBS_SIZE} inputs" in (ROOT / "configs" / "quick.yaml").read_text(encoding="utf-8")
 
 
+@needs_train
 def test_self_opponents_play_league_snapshots(tmp_path: Path):
     """Kind ``self`` plays a frozen snapshot (newest with latest_prob) with its own sampling seed."""
     from sb3_contrib import MaskablePPO

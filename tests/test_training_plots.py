@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.test_training import needs_train
 from train.plots import kinds_in, plot_learning, smoothed
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -72,6 +73,7 @@ def test_a_run_with_no_finished_game_plots_a_note_without_a_warning(tmp_path: Pa
     assert texts == []  # with games: the legend, no note
 
 
+@needs_train
 def test_a_fresh_run_forgets_the_evaluations_of_an_earlier_run_in_its_directory(tmp_path: Path):
     from tests.test_training import tiny
     from train.config import TrainConfig
