@@ -13,9 +13,14 @@ How: each workload runs in its own ``python -m aoi_env.bench_instructions`` proc
 another seed (imports, the data, numba's compile and the caches are warm, none of it counted),
 then freezes the objects it has made (``gc.freeze``: the section's own ``gc.collect`` then does
 not walk the ~10 million instructions' worth of numba's and the warm-up's objects), switches
-counting on with ``callgrind_control -i on``, runs the section with the bench's seed and switches
-it off: the count is the timed section of ``aoi bench`` plus the switch (~0.34 million, the same
-in every run: ``_counting`` waits in one system call).
+instrumentation on with ``callgrind_control -i on``, runs the section with the bench's seed and
+switches it off.  Only what runs inside the section is *collected*: it runs through ``exec``,
+and callgrind collects only inside CPython's ``PyEval_EvalCode`` (``--collect-atstart=no
+--toggle-collect``), which ``exec`` calls once and the section never calls again.  So the count
+is the timed section of ``aoi bench`` alone, exact even on a machine with more runnable
+processes than cores: there the outside switch lands at a moment that depends on the load, and
+counting between the two switches (up to the thirty-first session) moved by up to ~14,000 on
+some runs (docs/performance.md, "Counting instructions instead of timing").
 """
 
 from __future__ import annotations
@@ -51,18 +56,17 @@ WORKLOADS: dict[str, Callable[[int, int], None]] = {
     "env_last_instructions_per_decision_3p": _env_last_3p,  # = env_last_decisions_per_s_3p's section
     "env_last_instructions_per_decision_solo": _env_last_solo,  # = env_last_decisions_per_s_solo's section
 }
+_COLLECTED_FUNCTION = "PyEval_EvalCode"
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def _counting(on: bool) -> None:
-    """Switch callgrind's counting of this process on or off (``callgrind_control`` reaches it
-    through valgrind's gdbserver while this process waits for the call).
-
-    The wait must be one blocking system call: the switch lands at a moment that depends on the
-    machine's load, and with the output read through pipes (``capture_output``) this process ran
-    a reading loop meanwhile, a number of rounds that changed with the load (two counts of one
-    tree differed by 30,000 instructions in a loaded CI run).  So the tool's output goes to a
-    file and this process only waits for it to exit."""
+    """Switch callgrind's instrumentation of this process on or off (``callgrind_control``
+    reaches it through valgrind's gdbserver while this process waits for the call): off, the
+    warm-up runs at valgrind's uninstrumented speed.  The switch lands at a moment that depends
+    on the machine's load, so it decides nothing about the count: only the section inside
+    ``exec`` is collected (module docstring).  (When the switch did decide it, reading the tool's
+    output through pipes made two counts of one tree differ by 30,000 in a loaded CI run.)"""
     flag = "on" if on else "off"
     with tempfile.TemporaryFile("w+") as out:
         code = subprocess.call(["callgrind_control", "-i", flag, str(os.getpid())], stdout=out, stderr=out)
@@ -77,9 +81,13 @@ def run_workload(name: str, decisions: int, seed: int) -> None:
     work(WARM_UP_DECISIONS, seed + 1_000_003)
     gc.collect()
     gc.freeze()  # the section's own gc.collect() (bench.start_clock) then walks only its new objects
-    _counting(True)
-    work(decisions, seed)
+    _counting(True)  # instrumentation on; collection only inside exec's PyEval_EvalCode (module docstring)
+    exec(_SECTION, {"work": work, "decisions": decisions, "seed": seed})
     _counting(False)
+
+
+_SECTION = compile("work(decisions, seed)", "<counted section>", "exec")
+"""The counted section as code for ``exec``: its one ``PyEval_EvalCode`` call is what callgrind collects."""
 
 
 def valgrind_missing() -> str | None:
@@ -101,7 +109,8 @@ def count_instructions(name: str, decisions: int, seed: int = 0) -> int:
         raise ValueError(why)
     with tempfile.TemporaryDirectory() as tmp:
         command = [
-            "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/callgrind.out",
+            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+            f"--toggle-collect={_COLLECTED_FUNCTION}", f"--callgrind-out-file={tmp}/callgrind.out",
             sys.executable, "-m", "aoi_env.bench_instructions", name, str(decisions), str(seed),
         ]  # fmt: skip
         env = dict(os.environ, PYTHONHASHSEED="0")  # str hashes, hence set and dict orders, fixed
@@ -110,6 +119,11 @@ def count_instructions(name: str, decisions: int, seed: int = 0) -> int:
     if done.returncode != 0 or not counts:
         tail = "\n".join(done.stderr.strip().splitlines()[-5:])
         raise RuntimeError(f"counting {name} under valgrind failed (exit {done.returncode}):\n{tail}")
+    if int(counts[-1]) == 0:  # an interpreter whose PyEval_EvalCode valgrind cannot see (no symbol)
+        raise RuntimeError(
+            f"counting {name} under valgrind collected nothing: this interpreter ({sys.executable}) "
+            f"shows valgrind no {_COLLECTED_FUNCTION} symbol to collect inside"
+        )
     return int(counts[-1])
 
 
